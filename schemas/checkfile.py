@@ -1,0 +1,91 @@
+"""The check-definition file contract: one agent, its checks.
+
+A definition is refused as a whole when any check is wrong; the loader in
+``worker.checks.definitions`` turns pydantic's errors into file, line, check
+name and field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import regex
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+CheckName = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$",
+        description="Stable; appears in events, so it must hold nothing secret.",
+    ),
+]
+
+PatternFlag = Literal["ignorecase", "multiline", "dotall", "verbose", "ascii"]
+
+
+class _Check(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: CheckName
+    stage: Literal["input", "output"] = "output"
+    mode: Literal["block", "background"] = "block"
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _rule_checks_block(self) -> _Check:
+        if self.mode != "block":
+            raise ValueError("rule checks run on every turn: mode must be 'block'")
+        return self
+
+
+class PatternCheck(_Check):
+    kind: Literal["pattern"]
+    pattern: str = Field(min_length=1)
+    flags: list[PatternFlag] = Field(default_factory=list)
+    context_keywords: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
+    context_window_chars: int = Field(default=80, ge=1, le=10_000)
+    luhn: bool = False
+    timeout_ms: int = Field(default=20, ge=1, le=10_000)
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            regex.compile(value)
+        except regex.error as exc:
+            raise ValueError(f"not a valid regular expression: {exc}") from None
+        return value
+
+
+class DoesNotContainCheck(_Check):
+    kind: Literal["does_not_contain"]
+    phrases: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1)
+
+    @field_validator("phrases")
+    @classmethod
+    def _has_words(cls, value: list[str]) -> list[str]:
+        for phrase in value:
+            if not any(ch.isalnum() for ch in phrase):
+                raise ValueError("a phrase needs at least one letter or digit")
+        return value
+
+
+CheckDefinition = Annotated[PatternCheck | DoesNotContainCheck, Field(discriminator="kind")]
+
+
+class CheckFile(BaseModel):
+    """A YAML file of checks for one agent."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    agent: str = Field(min_length=1, description="The checks apply to this agent's turns.")
+    checks: list[CheckDefinition]
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> CheckFile:
+        seen: set[str] = set()
+        for check in self.checks:
+            if check.name in seen:
+                raise ValueError(f"check name {check.name!r} is used twice")
+            seen.add(check.name)
+        return self

@@ -1,0 +1,29 @@
+"""The JSON Schema files, rendered from the models; `python -m schemas` writes them."""
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from schemas.checkfile import CheckFile
+from schemas.event import CheckFailedEvent
+from schemas.turn import Turn
+
+HERE = Path(__file__).parent
+
+FILES: dict[str, type[BaseModel]] = {
+    "turn.stored.v1.schema.json": Turn,
+    "response.check_failed.v1.schema.json": CheckFailedEvent,
+    "checks.v1.schema.json": CheckFile,
+}
+
+
+def render(model: type[BaseModel]) -> str:
+    schema = model.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def write_all() -> None:
+    for name, model in FILES.items():
+        (HERE / name).write_text(render(model))

@@ -1,0 +1,97 @@
+"""The stored-turn contract, ``turn.stored/v1``.
+
+Producers in any language validate against the JSON Schema generated from these
+models (``turn.stored.v1.schema.json``). Unknown fields are kept, not rejected,
+so producers can add fields without breaking turncheck.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+TURN_SCHEMA = "turn.stored/v1"
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class Agent(_Open):
+    id: str = Field(min_length=1)
+    version: int | str
+    model: str | None = Field(
+        default=None, description="The model that wrote the turn; `router:...` names a router."
+    )
+
+
+class InputMessage(_Open):
+    role: Literal["user", "developer"]
+    content: str
+
+
+class TurnInput(_Open):
+    messages: list[InputMessage] = Field(default_factory=list)
+    prompt_variables: dict[str, Any] = Field(default_factory=dict)
+    transcript: str | None = None
+
+
+class KnowledgePassage(_Open):
+    source: str | None = None
+    content: str
+
+
+class HistoryMessage(_Open):
+    role: str
+    name: str | None = None
+    content: str
+
+
+class ToolCall(_Open):
+    id: str
+    name: str
+    arguments: dict[str, Any] | str = Field(default_factory=dict)
+
+
+class ToolResult(_Open):
+    call_id: str
+    name: str | None = None
+    content: Any = None
+
+
+class Round(_Open):
+    text: str | None = Field(default=None, description="Text the model wrote beside its tool calls.")
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_results: list[ToolResult] = Field(default_factory=list)
+
+
+class Output(_Open):
+    text: str
+    stop_reason: str | None = None
+
+
+class PrivateValue(_Open):
+    """A value the customer entered privately: hex SHA-256 of ``salt + value``, never the value."""
+
+    salt: str
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class Turn(_Open):
+    """One finished turn of a chat agent, as the platform stored it."""
+
+    schema_: Literal["turn.stored/v1"] = Field(alias="schema")
+    turn_id: str = Field(min_length=1, max_length=200, description="Unique; the idempotency key.")
+    thread_id: str | None = None
+    person_id: str | None = None
+    agent: Agent
+    created_at: AwareDatetime = Field(description="When the turn ended; retention counts from it.")
+    channel: Literal["web", "widget", "sms", "voice", "api"] | None = None
+    input: TurnInput = Field(default_factory=TurnInput)
+    instructions: str | None = None
+    knowledge: list[KnowledgePassage] = Field(default_factory=list)
+    history: list[HistoryMessage] = Field(default_factory=list)
+    rounds: list[Round] = Field(default_factory=list)
+    output: Output
+    private_values: list[PrivateValue] = Field(default_factory=list)

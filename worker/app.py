@@ -1,0 +1,134 @@
+"""The composition root: the only place that builds the parts and wires them together."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from faststream import FastStream
+from faststream.kafka import KafkaBroker
+
+from worker.checks import CheckSet, load_checks
+from worker.consumer import KafkaDeadLetter, subscribe
+from worker.outbox import Send, drain, run_outbox
+from worker.pipeline import DeadLetter, Pipeline, RetryPolicy
+from worker.replay import CollectRejected, ReplayTotals, replay_file
+from worker.settings import Settings
+from worker.store import SqlStore, create_engine
+
+log = logging.getLogger(__name__)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def open_store(settings: Settings) -> SqlStore:
+    return SqlStore(create_engine(settings.database_url), events_topic=settings.topic_events)
+
+
+def build_pipeline(
+    settings: Settings,
+    checks: CheckSet,
+    store: SqlStore,
+    dead_letter: DeadLetter,
+    clock: Callable[[], datetime] = utc_now,
+) -> Pipeline:
+    return Pipeline(
+        checks=checks,
+        store=store,
+        dead_letter=dead_letter,
+        clock=clock,
+        retention=settings.retention,
+        retry=RetryPolicy(max_s=settings.store_retry_max_s),
+    )
+
+
+def kafka_sender(broker: KafkaBroker) -> Send:
+    async def send(topic: str, key: str, payload: bytes) -> None:
+        await broker.publish(
+            payload, topic=topic, key=key.encode(), headers={"content-type": "application/json"}
+        )
+
+    return send
+
+
+def build_worker(
+    settings: Settings,
+    *,
+    checks: CheckSet | None = None,
+    store: SqlStore | None = None,
+    clock: Callable[[], datetime] = utc_now,
+) -> FastStream:
+    """The Kafka worker: consumer, dead-letter publisher and outbox publisher."""
+    if not settings.kafka_bootstrap:
+        raise ValueError("TURNCHECK_KAFKA_BOOTSTRAP is not set")
+    checks = checks if checks is not None else load_checks(settings.checks)
+    store = store if store is not None else open_store(settings)
+    broker = KafkaBroker(
+        settings.kafka_bootstrap,
+        client_id="turncheck",
+        graceful_timeout=settings.shutdown_timeout_s,
+    )
+    pipeline = build_pipeline(settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock)
+    subscribe(
+        broker,
+        pipeline,
+        topic=settings.topic_turns,
+        group_id=settings.group_id,
+        max_records=settings.batch_max_records,
+        batch_timeout_ms=settings.batch_timeout_ms,
+    )
+    app = FastStream(broker)
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
+
+    @app.after_startup
+    async def start_outbox() -> None:
+        log.info("worker started checks=%d topic=%s group=%s", len(checks), settings.topic_turns, settings.group_id)
+        sender = run_outbox(store, kafka_sender(broker), clock, settings.outbox_interval_s, stop)
+        tasks.append(asyncio.create_task(sender))
+
+    @app.on_shutdown
+    async def stop_outbox() -> None:
+        stop.set()
+        await asyncio.gather(*tasks)
+
+    @app.after_shutdown
+    async def close_store() -> None:
+        await store.close()
+
+    return app
+
+
+async def replay(
+    settings: Settings,
+    path: str,
+    *,
+    checks: CheckSet | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> ReplayTotals:
+    """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
+    from pathlib import Path
+
+    checks = checks if checks is not None else load_checks(settings.checks)
+    store = open_store(settings)
+    try:
+        totals = await replay_file(
+            Path(path),
+            lambda dead_letter: build_pipeline(settings, checks, store, dead_letter),
+            batch_size=settings.batch_max_records,
+            on_progress=on_progress,
+        )
+        if settings.kafka_bootstrap:
+            broker = KafkaBroker(settings.kafka_bootstrap, client_id="turncheck-replay")
+            async with broker:
+                await drain(store, kafka_sender(broker), utc_now)
+    finally:
+        await store.close()
+    return totals
+
+
+__all__ = ["CollectRejected", "build_worker", "open_store", "replay", "utc_now"]

@@ -1,0 +1,16 @@
+"""Checks: pure functions of a turn. A kind module exports ``compile_check(definition)``,
+which returns the call ``turn -> Outcome``; compile once, run on every turn."""
+
+from worker.checks.definitions import CheckSet, CompiledCheck, load_checks, parse_check_file
+from worker.checks.result import CheckResult, Outcome, Span, Verdict
+
+__all__ = [
+    "CheckResult",
+    "CheckSet",
+    "CompiledCheck",
+    "Outcome",
+    "Span",
+    "Verdict",
+    "load_checks",
+    "parse_check_file",
+]

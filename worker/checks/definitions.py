@@ -1,0 +1,160 @@
+"""Load check files: validate every check up front, compile it once, version it.
+
+A bad definition is refused as a whole with the file, the line, the check's
+name and the field (``CheckDefinitionError``); nothing half-loaded runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from schemas.checkfile import CheckFile
+from schemas.turn import Turn
+from worker.checks import does_not_contain, pattern
+from worker.checks.result import Outcome
+from worker.errors import CheckDefinitionError
+
+COMPILERS: dict[str, Callable[[Any], Callable[[Turn], Outcome]]] = {
+    "pattern": pattern.compile_check,
+    "does_not_contain": does_not_contain.compile_check,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledCheck:
+    name: str
+    version: str
+    kind: str
+    stage: str
+    mode: str
+    run: Callable[[Turn], Outcome]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSet:
+    """Every loaded check, by the agent whose turns it applies to."""
+
+    by_agent: dict[str, tuple[CompiledCheck, ...]]
+
+    def for_agent(self, agent_id: str) -> tuple[CompiledCheck, ...]:
+        return self.by_agent.get(agent_id, ())
+
+    def __len__(self) -> int:
+        return sum(len(checks) for checks in self.by_agent.values())
+
+
+def check_version(definition: dict[str, Any]) -> str:
+    """A digest of what the user wrote; a changed definition is a new version."""
+    canonical = json.dumps(definition, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:12]
+
+
+def load_checks(paths: Iterable[Path]) -> CheckSet:
+    """Load check files (or every ``*.yaml``/``*.yml`` in a folder); two files may share an agent."""
+    by_agent: dict[str, list[CompiledCheck]] = {}
+    for path in _expand(paths):
+        check_file = parse_check_file(path)
+        checks = by_agent.setdefault(check_file.agent, [])
+        taken = {c.name for c in checks}
+        for definition in check_file.checks:
+            if definition.name in taken:
+                raise CheckDefinitionError(
+                    str(path), None, definition.name, "name",
+                    f"check name is already used for agent {check_file.agent!r}",
+                )
+            checks.append(_compile(definition))
+    return CheckSet({agent: tuple(checks) for agent, checks in by_agent.items()})
+
+
+def _compile(definition: Any) -> CompiledCheck:
+    return CompiledCheck(
+        name=definition.name,
+        version=check_version(definition.model_dump(mode="json", exclude_defaults=True)),
+        kind=definition.kind,
+        stage=definition.stage,
+        mode=definition.mode,
+        run=COMPILERS[definition.kind](definition),
+    )
+
+
+def _expand(paths: Iterable[Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise CheckDefinitionError(str(path), None, None, None, "no such file or folder")
+    return found
+
+
+def parse_check_file(path: Path) -> CheckFile:
+    """Read and validate one file; raises ``CheckDefinitionError`` pointing at the bad line."""
+    source = str(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise CheckDefinitionError(source, line, None, None, f"not valid YAML: {exc}") from None
+    try:
+        return CheckFile.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        raise CheckDefinitionError(
+            source,
+            _line_of(root, loc),
+            _check_name(data, loc),
+            _field_of(loc),
+            error["msg"],
+        ) from None
+
+
+def _line_of(node: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
+    """The line of the deepest YAML node along ``loc`` (pydantic adds the union tag; skip it)."""
+    if node is None:
+        return None
+    line = node.start_mark.line + 1
+    for key in loc:
+        child = None
+        if isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if k.value == key), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            child = node.value[key]
+        if child is None:
+            continue
+        node = child
+        line = node.start_mark.line + 1
+    return line
+
+
+def _check_name(data: Any, loc: Sequence[str | int]) -> str | None:
+    if len(loc) >= 2 and loc[0] == "checks" and isinstance(loc[1], int):
+        try:
+            name = data["checks"][loc[1]].get("name")
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return None
+        return str(name) if name is not None else None
+    return None
+
+
+def _field_of(loc: Sequence[str | int]) -> str | None:
+    if len(loc) >= 2 and loc[0] == "checks":
+        # ("checks", 0, "pattern", "flags", 1): drop the index and the union tag.
+        rest = [str(part) for part in loc[2:]]
+        if len(rest) > 1 and rest[0] in COMPILERS:
+            rest = rest[1:]
+        return ".".join(rest) or None
+    return ".".join(str(part) for part in loc) or None

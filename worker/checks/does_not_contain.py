@@ -1,0 +1,49 @@
+"""``does_not_contain``: none of a list of phrases may appear, as whole words.
+
+Matching ignores case and accents and treats any run of white space in a
+phrase as any run in the text, so "Acme  Support" finds "ACME support".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import regex
+
+from schemas.checkfile import DoesNotContainCheck
+from schemas.turn import Turn
+from worker.checks.folding import fold, fold_phrase
+from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.texts import stage_texts
+
+REASON = "The text contains a banned phrase."
+
+
+def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
+    parts = []
+    for phrase in sorted({fold_phrase(p).strip() for p in phrases}, key=len, reverse=True):
+        body = r"\s+".join(regex.escape(word) for word in phrase.split())
+        # Boundaries only where the phrase itself starts or ends with a word
+        # character: "C++" must still match before a space.
+        head = r"(?<!\w)" if regex.match(r"\w", phrase) else ""
+        tail = r"(?!\w)" if regex.search(r"\w$", phrase) else ""
+        parts.append(f"{head}{body}{tail}")
+    return regex.compile("|".join(parts))
+
+
+def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn], Outcome]:
+    phrases = _phrase_regex(definition.phrases)
+    stage = definition.stage
+
+    def run(turn: Turn) -> Outcome:
+        spans: list[Span] = []
+        for field, text in stage_texts(turn, stage, with_rounds=True):
+            folded = fold(text)
+            for match in phrases.finditer(folded.text):
+                start, end = folded.span(match.start(), match.end())
+                spans.append(Span(field, start, end, "phrase"))
+        if spans:
+            return Outcome(Verdict.FAILED, REASON, tuple(spans))
+        return PASSED
+
+    return run

@@ -1,0 +1,82 @@
+"""``pattern``: a regular expression that must not match.
+
+A match may be narrowed by context keywords (whole words within a window of
+characters around it) and by the card checksum. The pattern runs under a time
+limit: a pattern that runs away leaves the result ``errored``, never a hung
+worker.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import regex
+from stdnum import luhn
+
+from schemas.checkfile import PatternCheck
+from schemas.turn import Turn
+from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.texts import stage_texts
+
+REASON = "The text matches the check's pattern."
+
+FLAGS = {
+    "ignorecase": regex.IGNORECASE,
+    "multiline": regex.MULTILINE,
+    "dotall": regex.DOTALL,
+    "verbose": regex.VERBOSE,
+    "ascii": regex.ASCII,
+}
+
+
+def _keywords_regex(keywords: list[str]) -> regex.Pattern[str] | None:
+    if not keywords:
+        return None
+    words = "|".join(regex.escape(k) for k in sorted(keywords, key=len, reverse=True))
+    # Whole words only: a keyword "lic" must not fire inside "public".
+    return regex.compile(rf"(?<!\w)(?:{words})(?!\w)", regex.IGNORECASE)
+
+
+def _passes_luhn(matched: str) -> bool:
+    digits = "".join(ch for ch in matched if "0" <= ch <= "9")
+    return len(digits) >= 2 and luhn.is_valid(digits)
+
+
+def compile_check(definition: PatternCheck) -> Callable[[Turn], Outcome]:
+    flags = 0
+    for name in definition.flags:
+        flags |= FLAGS[name]
+    pattern = regex.compile(definition.pattern, flags)
+    keywords = _keywords_regex(definition.context_keywords)
+    window = definition.context_window_chars
+    use_luhn = definition.luhn
+    timeout_s = definition.timeout_ms / 1000
+    stage = definition.stage
+
+    def counts(text: str, match: regex.Match[str]) -> bool:
+        if use_luhn and not _passes_luhn(match.group()):
+            return False
+        if keywords is not None:
+            nearby = text[max(0, match.start() - window) : match.end() + window]
+            return keywords.search(nearby) is not None
+        return True
+
+    def run(turn: Turn) -> Outcome:
+        deadline = time.monotonic() + timeout_s
+        spans: list[Span] = []
+        try:
+            for field, text in stage_texts(turn, stage, with_rounds=True):
+                remaining = max(deadline - time.monotonic(), 1e-6)
+                for match in pattern.finditer(text, timeout=remaining):
+                    if match.end() > match.start() and counts(text, match):
+                        spans.append(Span(field, match.start(), match.end(), "pattern"))
+        except TimeoutError:
+            return Outcome.errored(
+                f"The pattern ran past its time limit of {definition.timeout_ms} ms."
+            )
+        if spans:
+            return Outcome(Verdict.FAILED, REASON, tuple(spans))
+        return PASSED
+
+    return run

@@ -1,0 +1,68 @@
+"""What a check decides about a turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Verdict(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    ERRORED = "errored"
+    """The check could not decide; never counted as passed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a check matched, as offsets into the field it read; never the text itself."""
+
+    field: str
+    start: int
+    end: int
+    label: str
+
+    def as_dict(self) -> dict[str, str | int]:
+        return {"field": self.field, "start": self.start, "end": self.end, "label": self.label}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A check kind's answer for one turn, before it is tied to a check's name and version."""
+
+    verdict: Verdict
+    reason: str | None = None
+    spans: tuple[Span, ...] = ()
+    score: float | None = None
+
+    @classmethod
+    def errored(cls, reason: str) -> Outcome:
+        return cls(Verdict.ERRORED, reason)
+
+
+PASSED = Outcome(Verdict.PASSED)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check's result for one turn: the unit that is stored, counted and evented."""
+
+    check: str
+    check_version: str
+    kind: str
+    stage: str
+    mode: str
+    verdict: Verdict
+    reason: str | None = None
+    score: float | None = None
+    spans: tuple[Span, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "check": self.check,
+            "check_version": self.check_version,
+            "verdict": self.verdict.value,
+            "reason": self.reason,
+            "score": self.score,
+            "spans": [span.as_dict() for span in self.spans],
+        }

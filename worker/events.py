@@ -1,0 +1,37 @@
+"""Build ``response.check_failed`` events: ids, names and times, never text."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from schemas.event import CheckFailedData, CheckFailedEvent
+from schemas.turn import Turn
+from worker.checks import CheckResult, Verdict
+
+
+def event_id(turn_id: str, check: str, check_version: str) -> str:
+    """The same for the same turn, check and check version, so consumers can de-duplicate."""
+    digest = hashlib.sha256(f"{turn_id}\x00{check}\x00{check_version}".encode()).hexdigest()
+    return f"evt_{digest[:32]}"
+
+
+def check_failed_event(turn: Turn, result: CheckResult, occurred_at: datetime) -> CheckFailedEvent:
+    if result.verdict is Verdict.PASSED:
+        raise ValueError("a passed result has no event")
+    return CheckFailedEvent(
+        id=event_id(turn.turn_id, result.check, result.check_version),
+        occurred_at=occurred_at,
+        data=CheckFailedData(
+            check=result.check,
+            check_version=result.check_version,
+            verdict=result.verdict.value,
+            stage=result.stage,  # type: ignore[arg-type]
+            mode=result.mode,  # type: ignore[arg-type]
+            turn_id=turn.turn_id,
+            thread_id=turn.thread_id,
+            agent_id=turn.agent.id,
+            agent_version=turn.agent.version,
+            turn_created_at=turn.created_at,
+        ),
+    )

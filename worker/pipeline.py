@@ -1,0 +1,122 @@
+"""The path of a batch of turns, top to bottom:
+
+    decode → rule checks → dead-letter the bad messages → store (results,
+    rollups, outbox, one transaction) → commit
+
+The consumer and ``turncheck replay`` both run this; they differ only in where
+messages come from, where bad ones go and what committing means.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from worker.checks import CheckSet, Verdict
+from worker.decode import decode_turn
+from worker.errors import InvalidTurn, StoreUnavailable
+from worker.evaluate import evaluate
+from worker.store import TurnResults
+
+log = logging.getLogger(__name__)
+
+Commit = Callable[[], Awaitable[None]]
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class RawMessage:
+    value: bytes
+    key: bytes | None = None
+    topic: str | None = None
+    partition: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    message: RawMessage
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BatchReport:
+    turns: int
+    rejected: int
+    results: int
+    new_results: int
+    not_passed: int
+
+
+class ResultStore(Protocol):
+    async def save(self, batch: Sequence[TurnResults], now: datetime) -> int: ...
+
+
+DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    first_s: float = 0.5
+    max_s: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    checks: CheckSet
+    store: ResultStore
+    dead_letter: DeadLetter
+    clock: Clock
+    retention: timedelta
+    retry: RetryPolicy = RetryPolicy()
+
+    async def handle_batch(self, messages: Sequence[RawMessage], commit: Commit) -> BatchReport:
+        """Process a batch; ``commit`` is called only after its results are stored.
+
+        Blocks while the store is unavailable (nothing is committed meanwhile);
+        cancel it to stop, and the batch is delivered again.
+        """
+        batch, rejected = self.check_all(messages)
+        if rejected:
+            await self.dead_letter(rejected)
+        new_results = await self._store(batch)
+        await commit()
+        results = [r for item in batch for r in item.results]
+        report = BatchReport(
+            turns=len(batch),
+            rejected=len(rejected),
+            results=len(results),
+            new_results=new_results,
+            not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
+        )
+        log.info(
+            "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d",
+            report.turns, report.rejected, report.results, report.new_results, report.not_passed,
+        )
+        return report
+
+    def check_all(self, messages: Sequence[RawMessage]) -> tuple[list[TurnResults], list[Rejected]]:
+        batch: list[TurnResults] = []
+        rejected: list[Rejected] = []
+        for message in messages:
+            try:
+                turn = decode_turn(message.value)
+            except InvalidTurn as exc:
+                rejected.append(Rejected(message, exc.reason))
+                continue
+            batch.append(TurnResults(turn, evaluate(turn, self.checks), self.retention))
+        return batch, rejected
+
+    async def _store(self, batch: list[TurnResults]) -> int:
+        delay_s = self.retry.first_s
+        while True:
+            try:
+                return await self.store.save(batch, self.clock())
+            except StoreUnavailable as exc:
+                log.warning("store unavailable error=%s retry_in_s=%.1f", exc, delay_s)
+                await asyncio.sleep(delay_s)
+                delay_s = min(delay_s * 2, self.retry.max_s)

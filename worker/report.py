@@ -1,0 +1,42 @@
+"""Tables a person reads in a terminal."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.table import Table
+
+from worker.store import PassRate, StoredResult
+
+VERDICT_STYLE = {"passed": "green", "failed": "red", "errored": "yellow"}
+
+
+def results_table(results: list[StoredResult]) -> Table:
+    first = results[0]
+    table = Table(title=f"turn {first.turn_id} · agent {first.agent_id} v{first.agent_version}")
+    for column in ("check", "version", "verdict", "score", "reason", "matches"):
+        table.add_column(column)
+    for r in results:
+        spans = ", ".join(f"{s['field']}[{s['start']}:{s['end']}] {s['label']}" for s in r.spans)
+        table.add_row(
+            r.check,
+            r.check_version,
+            f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
+            "" if r.score is None else f"{r.score:.2f}",
+            r.reason or "",
+            spans,
+        )
+    return table
+
+
+def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
+    table = Table(title=f"pass rates since {since:%Y-%m-%d %H:%M} UTC")
+    for column in ("check", "agent", "passed", "failed", "errored", "total", "pass rate"):
+        table.add_column(column, justify="right" if column not in ("check", "agent") else "left")
+    for r in rows:
+        rate = "" if r.pass_rate is None else f"{r.pass_rate:.1%}"
+        table.add_row(r.check, r.agent_id, str(r.passed), str(r.failed), str(r.errored), str(r.total), rate)
+    return table
+
+
+__all__ = ["PassRate", "StoredResult", "pass_rate_table", "results_table"]

@@ -1,0 +1,51 @@
+"""Settings from ``TURNCHECK_*`` environment variables; the only module that reads them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./.turncheck/turncheck.db"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TURNCHECK_", frozen=True)
+
+    database_url: str = DEFAULT_DATABASE_URL
+    kafka_bootstrap: str | None = Field(
+        default=None, description="host:port[,host:port]; unset, `run` reads `turns_file`."
+    )
+    checks: Annotated[list[Path], NoDecode] = Field(
+        default=[Path("examples/checks.yaml")],
+        description="Check files or folders of them, separated by commas.",
+    )
+    turns_file: Path = Path("examples/turns.jsonl")
+    topic_turns: str = "turns.stored"
+    topic_events: str = "response.check_failed"
+    topic_dlq: str = "turns.dlq"
+    group_id: str = "turncheck"
+    retention_days: int = Field(default=30, ge=1)
+    batch_max_records: int = Field(default=500, ge=1)
+    batch_timeout_ms: int = Field(default=200, ge=1)
+    outbox_interval_s: float = Field(default=1.0, gt=0)
+    store_retry_max_s: float = Field(default=30.0, gt=0)
+    shutdown_timeout_s: float = Field(default=30.0, gt=0)
+
+    @field_validator("checks", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @property
+    def retention(self) -> timedelta:
+        return timedelta(days=self.retention_days)
+
+    @property
+    def embedded(self) -> bool:
+        return self.database_url.startswith("sqlite")

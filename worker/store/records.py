@@ -1,0 +1,88 @@
+"""What the store takes and gives back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from schemas.turn import Turn
+from worker.checks import CheckResult
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResults:
+    turn: Turn
+    results: list[CheckResult]
+    retention: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    turn_id: str
+    check: str
+    check_version: str
+    kind: str
+    stage: str
+    mode: str
+    verdict: str
+    score: float | None
+    reason: str | None
+    spans: list[dict[str, Any]]
+    agent_id: str
+    agent_version: str
+    person_id: str | None
+    turn_created_at: datetime
+    checked_at: datetime
+    expires_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> StoredResult:
+        return cls(
+            turn_id=row["turn_id"], check=row["check_name"], check_version=row["check_version"],
+            kind=row["check_kind"], stage=row["stage"], mode=row["mode"], verdict=row["verdict"],
+            score=row["score"], reason=row["reason"], spans=row["spans"], agent_id=row["agent_id"],
+            agent_version=row["agent_version"], person_id=row["person_id"],
+            turn_created_at=row["turn_created_at"], checked_at=row["checked_at"],
+            expires_at=row["expires_at"],
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__slots__}
+        for name in ("turn_created_at", "checked_at", "expires_at"):
+            data[name] = data[name].isoformat()
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class PassRate:
+    check: str
+    agent_id: str
+    passed: int
+    failed: int
+    errored: int
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.errored
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Errored results count against the rate: a check that cannot decide has not passed."""
+        return self.passed / self.total if self.total else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check, "agent_id": self.agent_id, "passed": self.passed,
+            "failed": self.failed, "errored": self.errored, "total": self.total,
+            "pass_rate": self.pass_rate,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PendingEvent:
+    id: int
+    topic: str
+    key: str
+    payload: str

@@ -1,0 +1,101 @@
+"""The database tables. Migrations under ``migrations/`` create them; keep both in step."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC in and out, on PostgreSQL and on SQLite (which keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+metadata = MetaData()
+
+check_results = Table(
+    "check_results",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("turn_id", String(200), nullable=False),
+    Column("check_name", String(64), nullable=False),
+    Column("check_version", String(64), nullable=False),
+    Column("check_kind", String(32), nullable=False),
+    Column("stage", String(8), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("verdict", String(8), nullable=False),
+    Column("score", Float, nullable=True),
+    Column("reason", Text, nullable=True),
+    Column("spans", JSON, nullable=False),
+    Column("usage", JSON, nullable=True),
+    Column("thread_id", String(200), nullable=True),
+    Column("person_id", String(200), nullable=True),
+    Column("agent_id", String(200), nullable=False),
+    Column("agent_version", String(64), nullable=False),
+    Column("turn_created_at", UTCDateTime, nullable=False),
+    Column("checked_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    UniqueConstraint("turn_id", "check_name", "check_version", name="uq_check_results_turn_check"),
+    Index("ix_check_results_person_id", "person_id"),
+    Index("ix_check_results_expires_at", "expires_at"),
+)
+
+pass_rate_rollups = Table(
+    "pass_rate_rollups",
+    metadata,
+    Column("check_name", String(64), primary_key=True),
+    Column("agent_id", String(200), primary_key=True),
+    Column("agent_version", String(64), primary_key=True),
+    Column("bucket_start", UTCDateTime, primary_key=True),
+    Column("passed", Integer, nullable=False),
+    Column("failed", Integer, nullable=False),
+    Column("errored", Integer, nullable=False),
+)
+
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("event_id", String(40), nullable=False, unique=True),
+    Column("topic", String(200), nullable=False),
+    Column("key", String(200), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("sent_at", UTCDateTime, nullable=True),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Index("ix_outbox_sent_at", "sent_at"),
+)
