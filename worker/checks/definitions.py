@@ -112,7 +112,7 @@ def parse_check_file(path: Path) -> CheckFile:
         return CheckFile.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
-        loc = tuple(error["loc"])
+        loc = _plain_loc(tuple(error["loc"]), error["type"])
         raise CheckDefinitionError(
             source,
             _line_of(root, loc),
@@ -122,8 +122,18 @@ def parse_check_file(path: Path) -> CheckFile:
         ) from None
 
 
+def _plain_loc(loc: tuple[str | int, ...], error_type: str) -> tuple[str | int, ...]:
+    """Pydantic's error location as a path in the file: without the union tag it adds
+    (``("checks", 0, "pattern", "flags")``), and naming ``kind`` when the tag is wrong."""
+    if len(loc) >= 3 and loc[0] == "checks" and loc[2] in COMPILERS:
+        loc = loc[:2] + loc[3:]
+    if error_type in ("union_tag_invalid", "union_tag_not_found"):
+        loc = (*loc, "kind")
+    return loc
+
+
 def _line_of(node: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
-    """The line of the deepest YAML node along ``loc`` (pydantic adds the union tag; skip it)."""
+    """The line of the deepest YAML node along ``loc``."""
     if node is None:
         return None
     line = node.start_mark.line + 1
@@ -152,9 +162,5 @@ def _check_name(data: Any, loc: Sequence[str | int]) -> str | None:
 
 def _field_of(loc: Sequence[str | int]) -> str | None:
     if len(loc) >= 2 and loc[0] == "checks":
-        # ("checks", 0, "pattern", "flags", 1): drop the index and the union tag.
-        rest = [str(part) for part in loc[2:]]
-        if len(rest) > 1 and rest[0] in COMPILERS:
-            rest = rest[1:]
-        return ".".join(rest) or None
+        return ".".join(str(part) for part in loc[2:]) or None
     return ".".join(str(part) for part in loc) or None

@@ -1,0 +1,77 @@
+from pathlib import Path
+
+import pytest
+
+from tests.factories import check_set
+from worker.checks import load_checks
+from worker.errors import CheckDefinitionError
+
+
+def refuse(tmp_path: Path, text: str) -> CheckDefinitionError:
+    with pytest.raises(CheckDefinitionError) as caught:
+        check_set(tmp_path, text)
+    return caught.value
+
+
+def test_an_invalid_regex_is_refused_with_line_check_and_field(tmp_path: Path) -> None:
+    error = refuse(
+        tmp_path,
+        "agent: a\nchecks:\n  - name: ok\n    kind: pattern\n    pattern: 'x'\n"
+        "  - name: broken\n    kind: pattern\n    pattern: 'TCK-(\\d'\n",
+    )
+    assert (error.line, error.check, error.field) == (8, "broken", "pattern")
+    assert "regular expression" in error.message
+    assert str(error).startswith(str(tmp_path / "checks.yaml") + ":8: check 'broken': field 'pattern'")
+
+
+def test_an_unknown_kind_is_refused(tmp_path: Path) -> None:
+    error = refuse(tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: telepathy\n")
+    assert (error.line, error.check, error.field) == (4, "x", "kind")
+
+
+def test_an_unknown_field_is_refused(tmp_path: Path) -> None:
+    error = refuse(
+        tmp_path,
+        "agent: a\nchecks:\n  - name: x\n    kind: does_not_contain\n    phrases: [a]\n    phrase: [b]\n",
+    )
+    assert (error.line, error.check, error.field) == (6, "x", "phrase")
+
+
+def test_a_bad_flag_points_at_its_line(tmp_path: Path) -> None:
+    error = refuse(
+        tmp_path,
+        "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n    flags:\n      - loud\n",
+    )
+    assert (error.line, error.check, error.field) == (7, "x", "flags.0")
+
+
+def test_a_missing_field_points_at_its_check(tmp_path: Path) -> None:
+    error = refuse(tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n")
+    assert (error.line, error.check, error.field) == (3, "x", "pattern")
+
+
+def test_rule_checks_cannot_run_in_the_background(tmp_path: Path) -> None:
+    error = refuse(
+        tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n    mode: background\n"
+    )
+    assert error.check == "x"
+
+
+def test_duplicate_names_and_bad_yaml_are_refused(tmp_path: Path) -> None:
+    dup = "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: a}\n  - {name: x, kind: pattern, pattern: b}\n"
+    assert "used twice" in refuse(tmp_path, dup).message
+    assert refuse(tmp_path, "agent: a\nchecks: [\n").message.startswith("not valid YAML")
+
+
+def test_version_changes_with_the_definition_only(tmp_path: Path) -> None:
+    one = check_set(tmp_path, "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: a}\n")
+    same = check_set(tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n")
+    other = check_set(tmp_path, "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: b}\n")
+    version = one.for_agent("a")[0].version
+    assert same.for_agent("a")[0].version == version
+    assert other.for_agent("a")[0].version != version
+
+
+def test_the_example_checks_load() -> None:
+    checks = load_checks([Path(__file__).parents[2] / "examples" / "checks.yaml"])
+    assert len(checks) >= 5

@@ -1,0 +1,86 @@
+from pathlib import Path
+
+from tests.factories import check_set, make_turn
+from worker.checks import Verdict
+from worker.evaluate import evaluate
+
+
+def run_one(tmp_path: Path, check_yaml: str, **turn: object) -> object:
+    checks = check_set(tmp_path, "agent: support-bot\nchecks:\n" + check_yaml)
+    [result] = evaluate(make_turn(**turn), checks)  # type: ignore[arg-type]
+    return result
+
+
+def test_a_match_fails_with_offsets_but_no_matched_text(tmp_path: Path) -> None:
+    """The span points at the match; the result carries no matched text."""
+    result = run_one(
+        tmp_path,
+        "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n",
+        output="Your ticket is TCK-004211 now.",
+    )
+    assert result.verdict is Verdict.FAILED
+    assert [(s.field, s.start, s.end, s.label) for s in result.spans] == [
+        ("output.text", 15, 25, "pattern")
+    ]
+    assert "TCK" not in (result.reason or "")
+
+
+def test_no_match_passes(tmp_path: Path) -> None:
+    result = run_one(
+        tmp_path, "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n", output="All good."
+    )
+    assert result.verdict is Verdict.PASSED and result.spans == ()
+
+
+def test_flags_apply(tmp_path: Path) -> None:
+    check = "  - {name: tickets, kind: pattern, pattern: 'tck-[0-9]{6}', flags: [ignorecase]}\n"
+    assert run_one(tmp_path, check, output="TCK-123456").verdict is Verdict.FAILED
+    strict = "  - {name: tickets, kind: pattern, pattern: 'tck-[0-9]{6}'}\n"
+    assert run_one(tmp_path, strict, output="TCK-123456").verdict is Verdict.PASSED
+
+
+def test_output_stage_reads_text_beside_tool_calls(tmp_path: Path) -> None:
+    """Customers see what the model writes before a tool call, so it is checked too."""
+    result = run_one(
+        tmp_path,
+        "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n",
+        output="Done.",
+        rounds=[{"text": "Looking up TCK-000001", "tool_calls": []}],
+    )
+    assert result.verdict is Verdict.FAILED
+    assert result.spans[0].field == "rounds[0].text"
+
+
+def test_input_stage_reads_what_the_caller_wrote(tmp_path: Path) -> None:
+    check = "  - {name: tickets, kind: pattern, stage: input, pattern: 'TCK-[0-9]{6}'}\n"
+    result = run_one(
+        tmp_path,
+        check,
+        output="TCK-999999",
+        input={"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": "TCK-123456"}]},
+    )
+    assert result.verdict is Verdict.FAILED
+    assert result.spans[0].field == "input.messages[1].content"
+
+
+def test_context_keywords_must_be_whole_words_nearby(tmp_path: Path) -> None:
+    check = (
+        "  - {name: ids, kind: pattern, pattern: '[0-9]{9}', context_keywords: [account, lic]}\n"
+    )
+    assert run_one(tmp_path, check, output="Your account is 123456789.").verdict is Verdict.FAILED
+    assert run_one(tmp_path, check, output="The public total is 123456789.").verdict is Verdict.PASSED
+    far = "account " + "x" * 120 + " 123456789"
+    assert run_one(tmp_path, check, output=far).verdict is Verdict.PASSED
+
+
+def test_luhn_screens_out_random_digit_runs(tmp_path: Path) -> None:
+    check = "  - {name: cards, kind: pattern, pattern: '[0-9](?:[ -]?[0-9]){12,18}', luhn: true}\n"
+    assert run_one(tmp_path, check, output="Card 4111 1111 1111 1111.").verdict is Verdict.FAILED
+    assert run_one(tmp_path, check, output="Track 4111 1111 1111 1112.").verdict is Verdict.PASSED
+
+
+def test_a_runaway_pattern_is_errored_not_hung(tmp_path: Path) -> None:
+    check = "  - {name: slow, kind: pattern, pattern: '(x+x+)+y', timeout_ms: 20}\n"
+    result = run_one(tmp_path, check, output="x" * 5000)
+    assert result.verdict is Verdict.ERRORED
+    assert "time limit" in (result.reason or "")
