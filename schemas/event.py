@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-EVENT_TYPE = "response.check_failed"
+EVENT_TYPE: Literal["response.check_failed"] = "response.check_failed"
 
 
 class CheckFailedData(BaseModel):

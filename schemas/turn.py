@@ -61,7 +61,9 @@ class ToolResult(_Open):
 
 
 class Round(_Open):
-    text: str | None = Field(default=None, description="Text the model wrote beside its tool calls.")
+    text: str | None = Field(
+        default=None, description="Text the model wrote beside its tool calls."
+    )
     tool_calls: list[ToolCall] = Field(default_factory=list)
     tool_results: list[ToolResult] = Field(default_factory=list)
 

@@ -13,7 +13,9 @@ from worker.checks import CheckSet, load_checks
 FIXED_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
-def turn_dict(turn_id: str = "t-1", output: str = "Hello there.", **overrides: Any) -> dict[str, Any]:
+def turn_dict(
+    turn_id: str = "t-1", output: str = "Hello there.", **overrides: Any
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "schema": "turn.stored/v1",
         "turn_id": turn_id,

@@ -82,5 +82,7 @@ async def test_a_store_error_that_is_not_an_outage_is_not_committed(tmp_path: Pa
         log.append("commit")
 
     with pytest.raises(RuntimeError):
-        await pipeline(tmp_path, BrokenStore(), log).handle_batch([RawMessage(turn_bytes())], commit)
+        await pipeline(tmp_path, BrokenStore(), log).handle_batch(
+            [RawMessage(turn_bytes())], commit
+        )
     assert log == []

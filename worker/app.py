@@ -72,8 +72,10 @@ def build_worker(
         client_id="turncheck",
         graceful_timeout=settings.shutdown_timeout_s,
     )
-    pipeline = build_pipeline(settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock)
-    subscribe(
+    pipeline = build_pipeline(
+        settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock
+    )
+    consumer = subscribe(
         broker,
         pipeline,
         topic=settings.topic_turns,
@@ -87,14 +89,23 @@ def build_worker(
 
     @app.after_startup
     async def start_outbox() -> None:
-        log.info("worker started checks=%d topic=%s group=%s", len(checks), settings.topic_turns, settings.group_id)
+        log.info(
+            "worker started checks=%d topic=%s group=%s",
+            len(checks),
+            settings.topic_turns,
+            settings.group_id,
+        )
         sender = run_outbox(store, kafka_sender(broker), clock, settings.outbox_interval_s, stop)
         tasks.append(asyncio.create_task(sender))
 
     @app.on_shutdown
-    async def stop_outbox() -> None:
+    async def finish() -> None:
+        # Order matters: let the batch in hand be stored and committed, then
+        # send the events it wrote, and only then let the broker close.
+        await consumer.stop()
         stop.set()
         await asyncio.gather(*tasks)
+        await drain(store, kafka_sender(broker), clock)
 
     @app.after_shutdown
     async def close_store() -> None:

@@ -51,7 +51,9 @@ def _embedded_schema(settings: Settings) -> None:
 
 
 def _logging(level: int = logging.INFO) -> None:
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
 
 
 @app.command()
@@ -64,7 +66,7 @@ def migrate() -> None:
 
 @app.command()
 def run() -> None:
-    """Run the worker: consume Kafka when TURNCHECK_KAFKA_BOOTSTRAP is set, else process TURNCHECK_TURNS_FILE."""
+    """Run the worker: consume Kafka when TURNCHECK_KAFKA_BOOTSTRAP is set, else the turns file."""
     settings = _settings()
     _logging()
     checks = _checks(settings)
@@ -97,7 +99,12 @@ def _replay(settings: Settings, checks: CheckSet, file: Path) -> None:
         with Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task("turns", total=total)
             totals = asyncio.run(
-                replay(settings, str(file), checks=checks, on_progress=lambda n: progress.advance(task, n))
+                replay(
+                    settings,
+                    str(file),
+                    checks=checks,
+                    on_progress=lambda n: progress.advance(task, n),
+                )
             )
     else:
         totals = asyncio.run(replay(settings, str(file), checks=checks))
@@ -186,16 +193,20 @@ def parse_since(text: str, now: datetime) -> datetime:
 def pass_rates(
     check: Annotated[str | None, typer.Option(help="Only this check.")] = None,
     agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
-    since: Annotated[str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")] = "7d",
+    since: Annotated[
+        str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
+    ] = "7d",
     as_json: JsonOption = False,
 ) -> None:
-    """Show each check's pass rate: passed, failed and errored counts (errored counts against it)."""
+    """Show each check's pass rate from its passed, failed and errored counts."""
     settings = _settings()
     _embedded_schema(settings)
     start = parse_since(since, utc_now())
     rows = asyncio.run(_pass_rates(settings, start, check, agent))
     if as_json:
-        print(json.dumps({"since": start.isoformat(), "rates": [r.as_dict() for r in rows]}, indent=2))
+        print(
+            json.dumps({"since": start.isoformat(), "rates": [r.as_dict() for r in rows]}, indent=2)
+        )
     else:
         Console().print(report.pass_rate_table(rows, start))
 

@@ -57,7 +57,9 @@ class KafkaDeadLetter:
             message = item.message
             headers = {REASON_HEADER: item.reason}
             if message.topic is not None:
-                headers["turncheck-source"] = f"{message.topic}/{message.partition}/{message.offset}"
+                headers["turncheck-source"] = (
+                    f"{message.topic}/{message.partition}/{message.offset}"
+                )
             await self.broker.publish(
                 message.value, topic=self.topic, key=message.key, headers=headers
             )
@@ -72,8 +74,10 @@ def subscribe(
     group_id: str,
     max_records: int,
     batch_timeout_ms: int,
-) -> None:
-    @broker.subscriber(
+) -> Any:
+    """Register the turns subscriber on ``broker`` and return it (it can be stopped alone)."""
+
+    subscriber = broker.subscriber(
         topic,
         group_id=group_id,
         batch=True,
@@ -83,8 +87,12 @@ def subscribe(
         ack_policy=AckPolicy.MANUAL,
         decoder=_raw_bodies,
     )
+
+    @subscriber
     async def handle_turns(bodies: list[bytes], msg: KafkaMessage) -> None:
-        records = msg.raw_message if isinstance(msg.raw_message, (list, tuple)) else [msg.raw_message]
+        records = (
+            msg.raw_message if isinstance(msg.raw_message, (list, tuple)) else [msg.raw_message]
+        )
 
         async def commit() -> None:
             try:
@@ -99,3 +107,5 @@ def subscribe(
         except BaseException:
             await msg.nack()
             raise
+
+    return subscriber

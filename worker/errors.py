@@ -1,9 +1,9 @@
 """turncheck's errors, one root.
 
     TurncheckError
-    ├── CheckDefinitionError   a check file is wrong: refused at start, with file, line, check, field
-    ├── InvalidTurn            a message is not a valid turn: it goes to the dead-letter topic
-    └── StoreUnavailable       the database cannot be reached: consuming pauses, nothing is committed
+    ├── CheckDefinitionError  a check file is wrong: refused at start (file, line, check, field)
+    ├── InvalidTurn           a message is not a valid turn: it goes to the dead-letter topic
+    └── StoreUnavailable      the database is out of reach: consuming pauses, nothing committed
 
 Foreign errors (SQLAlchemy, aiokafka, pydantic) are translated where they enter.
 """
@@ -19,7 +19,13 @@ class CheckDefinitionError(TurncheckError):
     def __init__(
         self, file: str, line: int | None, check: str | None, field: str | None, message: str
     ) -> None:
-        self.file, self.line, self.check, self.field, self.message = file, line, check, field, message
+        self.file, self.line, self.check, self.field, self.message = (
+            file,
+            line,
+            check,
+            field,
+            message,
+        )
         where = f"{file}:{line}" if line is not None else file
         parts = [where]
         if check is not None:

@@ -23,7 +23,9 @@ def evaluate(turn: Turn, checks: CheckSet) -> list[CheckResult]:
         except Exception as exc:  # a bug in one check must not lose the turn's other results
             log.error(
                 "check crashed check=%s turn_id=%s error=%s",
-                check.name, turn.turn_id, type(exc).__name__,
+                check.name,
+                turn.turn_id,
+                type(exc).__name__,
             )
             outcome = CRASHED
         results.append(

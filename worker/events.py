@@ -26,8 +26,8 @@ def check_failed_event(turn: Turn, result: CheckResult, occurred_at: datetime) -
             check=result.check,
             check_version=result.check_version,
             verdict=result.verdict.value,
-            stage=result.stage,  # type: ignore[arg-type]
-            mode=result.mode,  # type: ignore[arg-type]
+            stage=result.stage,
+            mode=result.mode,
             turn_id=turn.turn_id,
             thread_id=turn.thread_id,
             agent_id=turn.agent.id,

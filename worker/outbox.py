@@ -7,6 +7,7 @@ failed stays pending and is tried again on the next round.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
@@ -65,7 +66,5 @@ async def run_outbox(
             await drain(store, send, clock)
         except Exception as exc:
             log.warning("outbox round failed error=%s", type(exc).__name__)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=interval_s)
-        except TimeoutError:
-            pass

@@ -95,7 +95,11 @@ class Pipeline:
         )
         log.info(
             "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d",
-            report.turns, report.rejected, report.results, report.new_results, report.not_passed,
+            report.turns,
+            report.rejected,
+            report.results,
+            report.new_results,
+            report.not_passed,
         )
         return report
 

@@ -35,7 +35,9 @@ def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
         table.add_column(column, justify="right" if column not in ("check", "agent") else "left")
     for r in rows:
         rate = "" if r.pass_rate is None else f"{r.pass_rate:.1%}"
-        table.add_row(r.check, r.agent_id, str(r.passed), str(r.failed), str(r.errored), str(r.total), rate)
+        table.add_row(
+            r.check, r.agent_id, str(r.passed), str(r.failed), str(r.errored), str(r.total), rate
+        )
     return table
 
 

@@ -21,7 +21,9 @@ def test_an_invalid_regex_is_refused_with_line_check_and_field(tmp_path: Path) -
     )
     assert (error.line, error.check, error.field) == (8, "broken", "pattern")
     assert "regular expression" in error.message
-    assert str(error).startswith(str(tmp_path / "checks.yaml") + ":8: check 'broken': field 'pattern'")
+    assert str(error).startswith(
+        str(tmp_path / "checks.yaml") + ":8: check 'broken': field 'pattern'"
+    )
 
 
 def test_an_unknown_kind_is_refused(tmp_path: Path) -> None:
@@ -52,7 +54,8 @@ def test_a_missing_field_points_at_its_check(tmp_path: Path) -> None:
 
 def test_rule_checks_cannot_run_in_the_background(tmp_path: Path) -> None:
     error = refuse(
-        tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n    mode: background\n"
+        tmp_path,
+        "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n    mode: background\n",
     )
     assert error.check == "x"
 
@@ -65,7 +68,9 @@ def test_duplicate_names_and_bad_yaml_are_refused(tmp_path: Path) -> None:
 
 def test_version_changes_with_the_definition_only(tmp_path: Path) -> None:
     one = check_set(tmp_path, "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: a}\n")
-    same = check_set(tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n")
+    same = check_set(
+        tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n"
+    )
     other = check_set(tmp_path, "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: b}\n")
     version = one.for_agent("a")[0].version
     assert same.for_agent("a")[0].version == version

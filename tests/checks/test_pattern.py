@@ -27,7 +27,9 @@ def test_a_match_fails_with_offsets_but_no_matched_text(tmp_path: Path) -> None:
 
 def test_no_match_passes(tmp_path: Path) -> None:
     result = run_one(
-        tmp_path, "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n", output="All good."
+        tmp_path,
+        "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n",
+        output="All good.",
     )
     assert result.verdict is Verdict.PASSED and result.spans == ()
 
@@ -57,7 +59,12 @@ def test_input_stage_reads_what_the_caller_wrote(tmp_path: Path) -> None:
         tmp_path,
         check,
         output="TCK-999999",
-        input={"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": "TCK-123456"}]},
+        input={
+            "messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "user", "content": "TCK-123456"},
+            ]
+        },
     )
     assert result.verdict is Verdict.FAILED
     assert result.spans[0].field == "input.messages[1].content"
@@ -68,7 +75,9 @@ def test_context_keywords_must_be_whole_words_nearby(tmp_path: Path) -> None:
         "  - {name: ids, kind: pattern, pattern: '[0-9]{9}', context_keywords: [account, lic]}\n"
     )
     assert run_one(tmp_path, check, output="Your account is 123456789.").verdict is Verdict.FAILED
-    assert run_one(tmp_path, check, output="The public total is 123456789.").verdict is Verdict.PASSED
+    assert (
+        run_one(tmp_path, check, output="The public total is 123456789.").verdict is Verdict.PASSED
+    )
     far = "account " + "x" * 120 + " 123456789"
     assert run_one(tmp_path, check, output=far).verdict is Verdict.PASSED
 

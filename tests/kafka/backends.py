@@ -86,7 +86,9 @@ class MemoryBackend:
 
     async def read(self, topic: str, count: int, timeout_s: float = 20) -> list[Received]:
         deadline = asyncio.get_running_loop().time() + timeout_s
-        while len(self._seen.get(topic, [])) < count and asyncio.get_running_loop().time() < deadline:
+        while (
+            len(self._seen.get(topic, [])) < count and asyncio.get_running_loop().time() < deadline
+        ):
             await asyncio.sleep(0.01)
         return list(self._seen.get(topic, []))
 
@@ -122,8 +124,11 @@ class RealBackend:
 
     async def read(self, topic: str, count: int, timeout_s: float = 20) -> list[Received]:
         consumer = AIOKafkaConsumer(
-            topic, bootstrap_servers=self.bootstrap, auto_offset_reset="earliest",
-            enable_auto_commit=False, group_id=None,
+            topic,
+            bootstrap_servers=self.bootstrap,
+            auto_offset_reset="earliest",
+            enable_auto_commit=False,
+            group_id=None,
         )
         await consumer.start()
         got: list[Received] = []

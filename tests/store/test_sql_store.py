@@ -12,14 +12,20 @@ RETENTION = timedelta(days=30)
 
 def result(check: str, verdict: Verdict, version: str = "v1") -> CheckResult:
     spans = (Span("output.text", 3, 9, "phrase"),) if verdict is Verdict.FAILED else ()
-    return CheckResult(check, version, "does_not_contain", "output", "block", verdict, None, None, spans)
+    return CheckResult(
+        check, version, "does_not_contain", "output", "block", verdict, None, None, spans
+    )
 
 
 def batch(*turn_ids: str) -> list[TurnResults]:
     return [
         TurnResults(
             make_turn(turn_id, output="secret answer text"),
-            [result("a", Verdict.PASSED), result("b", Verdict.FAILED), result("c", Verdict.ERRORED)],
+            [
+                result("a", Verdict.PASSED),
+                result("b", Verdict.FAILED),
+                result("c", Verdict.ERRORED),
+            ],
             RETENTION,
         )
         for turn_id in turn_ids
@@ -29,7 +35,11 @@ def batch(*turn_ids: str) -> list[TurnResults]:
 async def test_results_are_stored_with_ids_times_and_expiry(store: SqlStore) -> None:
     assert await store.save(batch("t-1"), FIXED_NOW) == 3
     rows = await store.results_for_turn("t-1")
-    assert [(r.check, r.verdict) for r in rows] == [("a", "passed"), ("b", "failed"), ("c", "errored")]
+    assert [(r.check, r.verdict) for r in rows] == [
+        ("a", "passed"),
+        ("b", "failed"),
+        ("c", "errored"),
+    ]
     failed = rows[1]
     assert failed.spans == [{"field": "output.text", "start": 3, "end": 9, "label": "phrase"}]
     assert failed.agent_id == "support-bot" and failed.agent_version == "7"

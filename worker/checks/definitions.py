@@ -58,7 +58,7 @@ def check_version(definition: dict[str, Any]) -> str:
 
 
 def load_checks(paths: Iterable[Path]) -> CheckSet:
-    """Load check files (or every ``*.yaml``/``*.yml`` in a folder); two files may share an agent."""
+    """Load check files, or every ``*.yaml``/``*.yml`` in a folder; files may share an agent."""
     by_agent: dict[str, list[CompiledCheck]] = {}
     for path in _expand(paths):
         check_file = parse_check_file(path)
@@ -67,7 +67,10 @@ def load_checks(paths: Iterable[Path]) -> CheckSet:
         for definition in check_file.checks:
             if definition.name in taken:
                 raise CheckDefinitionError(
-                    str(path), None, definition.name, "name",
+                    str(path),
+                    None,
+                    definition.name,
+                    "name",
                     f"check name is already used for agent {check_file.agent!r}",
                 )
             checks.append(_compile(definition))

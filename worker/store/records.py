@@ -40,11 +40,21 @@ class StoredResult:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> StoredResult:
         return cls(
-            turn_id=row["turn_id"], check=row["check_name"], check_version=row["check_version"],
-            kind=row["check_kind"], stage=row["stage"], mode=row["mode"], verdict=row["verdict"],
-            score=row["score"], reason=row["reason"], spans=row["spans"], agent_id=row["agent_id"],
-            agent_version=row["agent_version"], person_id=row["person_id"],
-            turn_created_at=row["turn_created_at"], checked_at=row["checked_at"],
+            turn_id=row["turn_id"],
+            check=row["check_name"],
+            check_version=row["check_version"],
+            kind=row["check_kind"],
+            stage=row["stage"],
+            mode=row["mode"],
+            verdict=row["verdict"],
+            score=row["score"],
+            reason=row["reason"],
+            spans=row["spans"],
+            agent_id=row["agent_id"],
+            agent_version=row["agent_version"],
+            person_id=row["person_id"],
+            turn_created_at=row["turn_created_at"],
+            checked_at=row["checked_at"],
             expires_at=row["expires_at"],
         )
 
@@ -74,8 +84,12 @@ class PassRate:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "check": self.check, "agent_id": self.agent_id, "passed": self.passed,
-            "failed": self.failed, "errored": self.errored, "total": self.total,
+            "check": self.check,
+            "agent_id": self.agent_id,
+            "passed": self.passed,
+            "failed": self.failed,
+            "errored": self.errored,
+            "total": self.total,
             "pass_rate": self.pass_rate,
         }
 

@@ -76,31 +76,50 @@ class SqlStore:
             return 0
         async with self._transaction() as conn:
             inserted = await self._insert_results(conn, rows)
-            new = [row for row in rows if (row["turn_id"], row["check_name"], row["check_version"]) in inserted]
+            new = [
+                row
+                for row in rows
+                if (row["turn_id"], row["check_name"], row["check_version"]) in inserted
+            ]
             await self._add_to_rollups(conn, new)
             await self._add_events(conn, batch, inserted, now)
         return len(new)
 
-    async def _insert_results(self, conn: AsyncConnection, rows: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    async def _insert_results(
+        self, conn: AsyncConnection, rows: list[dict[str, Any]]
+    ) -> set[tuple[str, str, str]]:
         statement = (
             self._insert(check_results)
             .on_conflict_do_nothing(index_elements=["turn_id", "check_name", "check_version"])
-            .returning(check_results.c.turn_id, check_results.c.check_name, check_results.c.check_version)
+            .returning(
+                check_results.c.turn_id, check_results.c.check_name, check_results.c.check_version
+            )
         )
         result = await conn.execute(statement, rows)
         return {(r.turn_id, r.check_name, r.check_version) for r in result}
 
     async def _add_to_rollups(self, conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
         counts: Counter[tuple[str, str, str, datetime, str]] = Counter(
-            (r["check_name"], r["agent_id"], r["agent_version"], bucket_of(r["turn_created_at"]), r["verdict"])
+            (
+                r["check_name"],
+                r["agent_id"],
+                r["agent_version"],
+                bucket_of(r["turn_created_at"]),
+                r["verdict"],
+            )
             for r in rows
         )
-        keys = sorted({key[:4] for key in counts})  # one order everywhere: no deadlocks between replicas
+        keys = sorted(
+            {key[:4] for key in counts}
+        )  # one order everywhere: no deadlocks between replicas
         if not keys:
             return
         values = [
             {
-                "check_name": k[0], "agent_id": k[1], "agent_version": k[2], "bucket_start": k[3],
+                "check_name": k[0],
+                "agent_id": k[1],
+                "agent_version": k[2],
+                "bucket_start": k[3],
                 **{verdict.value: counts[(*k, verdict.value)] for verdict in Verdict},
             }
             for k in keys
@@ -116,7 +135,11 @@ class SqlStore:
         await conn.execute(statement, values)
 
     async def _add_events(
-        self, conn: AsyncConnection, batch: Sequence[TurnResults], inserted: set[tuple[str, str, str]], now: datetime
+        self,
+        conn: AsyncConnection,
+        batch: Sequence[TurnResults],
+        inserted: set[tuple[str, str, str]],
+        now: datetime,
     ) -> None:
         rows = []
         for item in batch:
@@ -126,15 +149,27 @@ class SqlStore:
                 if (item.turn.turn_id, result.check, result.check_version) not in inserted:
                     continue
                 evt = check_failed_event(item.turn, result, now)
-                rows.append({
-                    "event_id": evt.id, "topic": self.events_topic, "key": item.turn.turn_id,
-                    "payload": evt.model_dump_json(), "created_at": now, "attempts": 0,
-                })
+                rows.append(
+                    {
+                        "event_id": evt.id,
+                        "topic": self.events_topic,
+                        "key": item.turn.turn_id,
+                        "payload": evt.model_dump_json(),
+                        "created_at": now,
+                        "attempts": 0,
+                    }
+                )
         if rows:
-            await conn.execute(self._insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]), rows)
+            await conn.execute(
+                self._insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]), rows
+            )
 
     async def results_for_turn(self, turn_id: str) -> list[StoredResult]:
-        query = select(check_results).where(check_results.c.turn_id == turn_id).order_by(check_results.c.id)
+        query = (
+            select(check_results)
+            .where(check_results.c.turn_id == turn_id)
+            .order_by(check_results.c.id)
+        )
         async with self._transaction() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [StoredResult.from_row(row) for row in rows]
@@ -143,10 +178,17 @@ class SqlStore:
         self, *, since: datetime | None = None, check: str | None = None, agent: str | None = None
     ) -> list[PassRate]:
         r = pass_rate_rollups.c
-        query = select(
-            r.check_name, r.agent_id,
-            func.sum(r.passed).label("passed"), func.sum(r.failed).label("failed"), func.sum(r.errored).label("errored"),
-        ).group_by(r.check_name, r.agent_id).order_by(r.check_name, r.agent_id)
+        query = (
+            select(
+                r.check_name,
+                r.agent_id,
+                func.sum(r.passed).label("passed"),
+                func.sum(r.failed).label("failed"),
+                func.sum(r.errored).label("errored"),
+            )
+            .group_by(r.check_name, r.agent_id)
+            .order_by(r.check_name, r.agent_id)
+        )
         if since is not None:
             query = query.where(r.bucket_start >= bucket_of(since))
         if check is not None:
@@ -155,7 +197,12 @@ class SqlStore:
             query = query.where(r.agent_id == agent)
         async with self._transaction() as conn:
             rows = (await conn.execute(query)).all()
-        return [PassRate(row.check_name, row.agent_id, int(row.passed), int(row.failed), int(row.errored)) for row in rows]
+        return [
+            PassRate(
+                row.check_name, row.agent_id, int(row.passed), int(row.failed), int(row.errored)
+            )
+            for row in rows
+        ]
 
     async def pending_events(self, limit: int) -> list[PendingEvent]:
         query = (
@@ -176,7 +223,11 @@ class SqlStore:
     async def mark_failed(self, ids: Sequence[int]) -> None:
         if ids:
             async with self._transaction() as conn:
-                await conn.execute(update(outbox).where(outbox.c.id.in_(ids)).values(attempts=outbox.c.attempts + 1))
+                await conn.execute(
+                    update(outbox)
+                    .where(outbox.c.id.in_(ids))
+                    .values(attempts=outbox.c.attempts + 1)
+                )
 
     async def close(self) -> None:
         await self.engine.dispose()
