@@ -31,7 +31,20 @@ from tests.kafka.test_delivery import committed_offsets  # noqa: E402
 from worker.app import build_worker, replay  # noqa: E402
 from worker.settings import Settings  # noqa: E402
 
-WORDS = "order refund ship track parcel account invoice return policy help thanks delivery".split()
+WORDS = [
+    "order",
+    "refund",
+    "ship",
+    "track",
+    "parcel",
+    "account",
+    "invoice",
+    "return",
+    "policy",
+    "help",
+    "thanks",
+    "delivery",
+]
 
 
 def make_turns(count: int) -> list[bytes]:

@@ -78,10 +78,11 @@ start_kafka() {
   fi
 
   log "starting Kafka on 127.0.0.1:$KAFKA_PORT"
+  # 9>&-: the broker must not inherit (and so hold forever) the lock below.
   nohup java -Xmx512m -Xms256m -Djava.awt.headless=true \
       -Dlog4j2.configurationFile="$HERE/kafka/log4j2.xml" -Dturncheck.kafka.log="$KLOG" \
       -cp "$LIBS/*" kafka.Kafka "$KDIR/server.properties" \
-      >>"$KDIR/kafka.out" 2>&1 </dev/null &
+      >>"$KDIR/kafka.out" 2>&1 </dev/null 9>&- &
   echo $! >"$KPID"
 
   # An open port is not enough: the broker must also have joined the quorum
@@ -121,8 +122,9 @@ stop_kafka() {
 PGBIN=""
 find_pg() {
   local initdb
-  initdb="$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1 || true)"
-  [[ -n "$initdb" ]] || initdb="$(command -v initdb || true)"
+  # Debian keeps initdb off PATH, under /usr/lib/postgresql/<major>/bin.
+  initdb="$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)"
+  [[ -x "$initdb" ]] || initdb="$(command -v initdb || true)"
   [[ -n "$initdb" ]] && PGBIN="$(dirname "$(readlink -f "$initdb")")"
 }
 
@@ -143,7 +145,8 @@ start_pg() {
   pg_running && return 0
   if ! find_pg; then
     log "PostgreSQL not found, installing it with apt"
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
+    # stdout carries only the export lines (callers eval it), so apt talks on stderr.
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; } >&2
     find_pg || die "PostgreSQL is still missing after apt-get install"
   fi
   mkdir -p "$PGDIR"
@@ -158,9 +161,10 @@ start_pg() {
 
   log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
   # Durability settings off: the data is disposable and tests run faster.
+  # 9>&-: the server must not inherit (and so hold forever) the lock below.
   as_pg "$PGBIN/pg_ctl" start -D "$PGDATA" -l "$PGDIR/postgres.log" -w -t 60 \
       -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PGDIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-      >/dev/null || { tail -n 30 "$PGDIR/postgres.log" >&2; die "PostgreSQL failed to start"; }
+      >/dev/null 9>&- || { tail -n 30 "$PGDIR/postgres.log" >&2; die "PostgreSQL failed to start"; }
 
   [[ "$(pg_sql "select 1 from pg_roles where rolname = 'turncheck'")" == 1 ]] \
     || pg_sql "create role turncheck login createdb password 'turncheck'"
@@ -177,28 +181,29 @@ stop_pg() {
 
 # ------------------------------------------------------------------ main
 
-cmd="${1:-}"
-case "$cmd" in
-  start|stop)
-    mkdir -p "$RUN"
-    # Two concurrent starts (e.g. parallel jobs) must not launch two brokers.
-    exec 9>"$RUN/.lock"
-    flock 9
-    if [[ "$cmd" == start ]]; then
-      start_pg
-      start_kafka
-      print_env
-    else
-      stop_kafka
-      stop_pg
-    fi
-    ;;
-  status)
-    rc=0
-    if kafka_running; then echo "kafka: up (pid $(cat "$KPID"), 127.0.0.1:$KAFKA_PORT)"; else echo "kafka: down"; rc=1; fi
-    if pg_running; then echo "postgres: up (127.0.0.1:$PG_PORT)"; else echo "postgres: down"; rc=1; fi
-    exit "$rc"
-    ;;
-  env) print_env ;;
-  *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
-esac
+main() {
+  case "${1:-}" in
+    start|stop)
+      mkdir -p "$RUN"
+      # Two concurrent starts (e.g. parallel jobs) must not launch two brokers.
+      exec 9>"$RUN/.lock"
+      flock 9
+      if [[ "$1" == start ]]; then
+        start_pg; start_kafka; print_env
+      else
+        stop_kafka; stop_pg
+      fi
+      ;;
+    status)
+      local rc=0
+      if kafka_running; then echo "kafka: up (pid $(cat "$KPID"), 127.0.0.1:$KAFKA_PORT)"; else echo "kafka: down"; rc=1; fi
+      if pg_running; then echo "postgres: up (127.0.0.1:$PG_PORT)"; else echo "postgres: down"; rc=1; fi
+      return "$rc"
+      ;;
+    env) print_env ;;
+    *) echo "usage: $0 start|stop|status|env" >&2; return 2 ;;
+  esac
+}
+
+# Parsed whole before it runs, so editing this file never disturbs a running copy.
+main "$@"; exit

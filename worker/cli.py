@@ -40,7 +40,7 @@ def _checks(settings: Settings, override: Path | None = None) -> CheckSet:
     try:
         return load_checks([override] if override else settings.checks)
     except CheckDefinitionError as exc:
-        err.print(f"[red]invalid checks:[/red] {exc}", highlight=False)
+        err.print(f"[red]invalid checks:[/red] {exc}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
 

@@ -121,7 +121,7 @@ def parse_check_file(path: Path) -> CheckFile:
             _line_of(root, loc),
             _check_name(data, loc),
             _field_of(loc),
-            error["msg"],
+            error["msg"].removeprefix("Value error, "),
         ) from None
 
 
