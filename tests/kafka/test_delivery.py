@@ -22,7 +22,7 @@ from tests.kafka.test_worker_contract import wait_for
 from tests.tcp_proxy import TcpProxy
 from worker.app import build_worker
 from worker.settings import Settings
-from worker.store import SqlStore, TurnResults
+from worker.store import SqlStore, TurnResults, create_engine
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
 
@@ -42,6 +42,16 @@ def settings_for(bootstrap: str, database_url: str, tmp_path: Path, **extra: obj
     }
     values.update(extra)
     return Settings(**values)  # type: ignore[arg-type]
+
+
+async def prepared(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path, worker_url: str | None = None
+) -> tuple[Settings, RealBackend, SqlStore]:
+    """Settings with fresh topics, the topics themselves, and an empty store to look into."""
+    s = settings_for(kafka_bootstrap, worker_url or postgres_url, tmp_path)
+    backend = RealBackend(kafka_bootstrap)
+    await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
+    return s, backend, await fresh_store(postgres_url, s.topic_events)
 
 
 def turns(count: int, prefix: str = "t") -> list[tuple[bytes, bytes]]:
@@ -103,10 +113,7 @@ class CountingStore(SqlStore):
 async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(
     kafka_bootstrap: str, postgres_url: str, tmp_path: Path
 ) -> None:
-    s = settings_for(kafka_bootstrap, postgres_url, tmp_path)
-    backend = RealBackend(kafka_bootstrap)
-    await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
-    check = await fresh_store(postgres_url, s.topic_events)
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
     await backend.produce(s.topic_turns, turns(9))
 
     crashing = CrashBeforeCommit(check.engine, events_topic=s.topic_events)
@@ -117,7 +124,7 @@ async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(
     await first.stop()
     assert await committed_offsets(kafka_bootstrap, s.group_id, s.topic_turns) == 0
 
-    again = CountingStore(await fresh_store_engine(postgres_url), events_topic=s.topic_events)
+    again = CountingStore(create_engine(postgres_url), events_topic=s.topic_events)
     again.calls = []
     second = build_worker(s, store=again)
     async with second:
@@ -127,12 +134,6 @@ async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(
     events = await backend.read(s.topic_events, 4, timeout_s=3)
     assert len(events) == 3
     await check.close()
-
-
-async def fresh_store_engine(url: str):  # type: ignore[no-untyped-def]
-    from worker.store import create_engine
-
-    return create_engine(url)
 
 
 async def _committed(bootstrap: str, s: Settings, count: int) -> bool:
@@ -148,13 +149,8 @@ async def test_a_database_outage_pauses_consuming_and_loses_nothing(
     via_proxy = urlunsplit(
         url._replace(netloc=f"{url.username}:{url.password}@127.0.0.1:{proxy.port}")
     )
-    s = settings_for(kafka_bootstrap, via_proxy, tmp_path)
-    backend = RealBackend(kafka_bootstrap)
-    await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
-    check = await fresh_store(postgres_url, s.topic_events)
-    worker = build_worker(
-        s, store=SqlStore(await fresh_store_engine(via_proxy), events_topic=s.topic_events)
-    )
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path, via_proxy)
+    worker = build_worker(s, store=SqlStore(create_engine(via_proxy), events_topic=s.topic_events))
     async with worker:
         await backend.produce(s.topic_turns, turns(6, "a"))
         await wait_for(lambda: _committed(kafka_bootstrap, s, 6))
@@ -175,10 +171,7 @@ async def test_a_database_outage_pauses_consuming_and_loses_nothing(
 async def test_sigterm_finishes_in_hand_work_commits_and_exits(
     kafka_bootstrap: str, postgres_url: str, tmp_path: Path
 ) -> None:
-    s = settings_for(kafka_bootstrap, postgres_url, tmp_path)
-    backend = RealBackend(kafka_bootstrap)
-    await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
-    check = await fresh_store(postgres_url, s.topic_events)
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
     env = {
         **os.environ,
         "TURNCHECK_KAFKA_BOOTSTRAP": kafka_bootstrap,
