@@ -7,7 +7,7 @@ name and field.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -70,7 +70,75 @@ class DoesNotContainCheck(_Check):
         return value
 
 
-CheckDefinition = Annotated[PatternCheck | DoesNotContainCheck, Field(discriminator="kind")]
+DetectorName = Literal[
+    "ssn",
+    "card",
+    "bank_account",
+    "routing_number",
+    "drivers_license",
+    "email",
+    "phone",
+    "ip_address",
+    "iban",
+    "date_of_birth",
+    "credentials",
+    "private_values",
+    "instructions_leak",
+    "internal_links",
+]
+DETECTOR_NAMES: tuple[str, ...] = get_args(DetectorName)
+
+
+class SensitiveDataCheck(_Check):
+    kind: Literal["sensitive_data"]
+    detectors: list[DetectorName] = Field(
+        default_factory=lambda: list(DETECTOR_NAMES),
+        min_length=1,
+        description="Which detectors to run; default: all of them.",
+    )
+    instructions_leak_words: int = Field(
+        default=12,
+        ge=4,
+        le=200,
+        description="How many words in a row copied from the instructions count as a leak.",
+    )
+    internal_domains: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, description="More internal-only domains for `internal_links`."
+    )
+
+
+FactKind = Literal["amount", "date", "link", "email", "phone", "id", "quote"]
+FACT_KINDS: tuple[str, ...] = get_args(FactKind)
+
+
+class FactsCheck(_Check):
+    kind: Literal["facts"]
+    kinds: list[FactKind] = Field(
+        default_factory=lambda: list(FACT_KINDS),
+        min_length=1,
+        description="Which kinds of fact to check.",
+    )
+    allowed: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, description="Facts the agent may always state."
+    )
+    max_sum_terms: int = Field(
+        default=3,
+        ge=1,
+        le=6,
+        description="A total may be the sum of at most this many supported amounts.",
+    )
+
+    @model_validator(mode="after")
+    def _output_only(self) -> FactsCheck:
+        if self.stage != "output":
+            raise ValueError("facts are checked in the answer: stage must be 'output'")
+        return self
+
+
+CheckDefinition = Annotated[
+    PatternCheck | DoesNotContainCheck | SensitiveDataCheck | FactsCheck,
+    Field(discriminator="kind"),
+]
 
 
 class CheckFile(BaseModel):

@@ -6,20 +6,30 @@ import logging
 
 from schemas.turn import Turn
 from worker.checks import CheckResult, CheckSet, Outcome
+from worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
 
 log = logging.getLogger(__name__)
 
 CRASHED = Outcome.errored("The check could not run on this turn.")
+OUT_OF_TIME = Outcome.errored("The turn's time budget for rule checks was spent.")
 
 
-def evaluate(turn: Turn, checks: CheckSet) -> list[CheckResult]:
-    """One result per check; a check that raises is ``errored``, never ``passed``."""
+def evaluate(
+    turn: Turn, checks: CheckSet, budget_ms: float = DEFAULT_TURN_BUDGET_MS
+) -> list[CheckResult]:
+    """One result per check; a check that raises or runs out of time is ``errored``, never
+    ``passed``. ``budget_ms`` is shared by all the turn's rule checks together."""
+    budget = Budget.of_ms(budget_ms)
     results = []
     for check in checks.for_agent(turn.agent.id):
         if check.mode != "block":
             continue
         try:
-            outcome = check.run(turn)
+            budget.check()
+            outcome = check.run(turn, budget)
+        except BudgetSpent:
+            log.warning("check out of time check=%s turn_id=%s", check.name, turn.turn_id)
+            outcome = OUT_OF_TIME
         except Exception as exc:  # a bug in one check must not lose the turn's other results
             log.error(
                 "check crashed check=%s turn_id=%s error=%s",

@@ -19,10 +19,11 @@ from pydantic import ValidationError
 from schemas.checkfile import CheckFile
 from schemas.turn import Turn
 from worker.checks import does_not_contain, pattern
+from worker.checks.budget import Budget
 from worker.checks.result import Outcome
 from worker.errors import CheckDefinitionError
 
-COMPILERS: dict[str, Callable[[Any], Callable[[Turn], Outcome]]] = {
+COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "pattern": pattern.compile_check,
     "does_not_contain": does_not_contain.compile_check,
 }
@@ -35,7 +36,8 @@ class CompiledCheck:
     kind: str
     stage: str
     mode: str
-    run: Callable[[Turn], Outcome]
+    run: Callable[[Turn, Budget], Outcome]
+    """Pure: the same turn gives the same outcome; raises ``BudgetSpent`` when out of time."""
 
 
 @dataclass(frozen=True, slots=True)

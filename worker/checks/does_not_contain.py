@@ -12,8 +12,9 @@ import regex
 
 from schemas.checkfile import DoesNotContainCheck
 from schemas.turn import Turn
-from worker.checks.folding import fold, fold_phrase
+from worker.checks.budget import Budget
 from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.textmap import fold
 from worker.checks.texts import stage_texts
 
 REASON = "The text contains a banned phrase."
@@ -21,7 +22,7 @@ REASON = "The text contains a banned phrase."
 
 def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
     parts = []
-    for phrase in sorted({fold_phrase(p).strip() for p in phrases}, key=len, reverse=True):
+    for phrase in sorted({fold(p).text.strip() for p in phrases}, key=len, reverse=True):
         body = r"\s+".join(regex.escape(word) for word in phrase.split())
         # Boundaries only where the phrase itself starts or ends with a word
         # character: "C++" must still match before a space.
@@ -31,13 +32,14 @@ def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
     return regex.compile("|".join(parts))
 
 
-def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn], Outcome]:
+def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn, Budget], Outcome]:
     phrases = _phrase_regex(definition.phrases)
     stage = definition.stage
 
-    def run(turn: Turn) -> Outcome:
+    def run(turn: Turn, budget: Budget) -> Outcome:
         spans: list[Span] = []
         for field, text in stage_texts(turn, stage, with_rounds=True):
+            budget.check()
             folded = fold(text)
             for match in phrases.finditer(folded.text):
                 start, end = folded.span(match.start(), match.end())

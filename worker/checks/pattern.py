@@ -8,7 +8,6 @@ worker.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import regex
@@ -16,6 +15,7 @@ from stdnum import luhn
 
 from schemas.checkfile import PatternCheck
 from schemas.turn import Turn
+from worker.checks.budget import Budget, BudgetSpent
 from worker.checks.result import PASSED, Outcome, Span, Verdict
 from worker.checks.texts import stage_texts
 
@@ -43,7 +43,7 @@ def _passes_luhn(matched: str) -> bool:
     return len(digits) >= 2 and luhn.is_valid(digits)
 
 
-def compile_check(definition: PatternCheck) -> Callable[[Turn], Outcome]:
+def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]:
     flags = 0
     for name in definition.flags:
         flags |= FLAGS[name]
@@ -51,7 +51,6 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn], Outcome]:
     keywords = _keywords_regex(definition.context_keywords)
     window = definition.context_window_chars
     use_luhn = definition.luhn
-    timeout_s = definition.timeout_ms / 1000
     stage = definition.stage
 
     def counts(text: str, match: regex.Match[str]) -> bool:
@@ -62,16 +61,19 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn], Outcome]:
             return keywords.search(nearby) is not None
         return True
 
-    def run(turn: Turn) -> Outcome:
-        deadline = time.monotonic() + timeout_s
+    def run(turn: Turn, budget: Budget) -> Outcome:
+        own = Budget.of_ms(definition.timeout_ms, budget.clock)
         spans: list[Span] = []
         try:
             for field, text in stage_texts(turn, stage, with_rounds=True):
-                remaining = max(deadline - time.monotonic(), 1e-6)
+                budget.check()
+                remaining = max(min(own.remaining_s(), budget.remaining_s()), 1e-6)
                 for match in pattern.finditer(text, timeout=remaining):
                     if match.end() > match.start() and counts(text, match):
                         spans.append(Span(field, match.start(), match.end(), "pattern"))
         except TimeoutError:
+            if budget.remaining_s() <= 0:
+                raise BudgetSpent from None
             return Outcome.errored(
                 f"The pattern ran past its time limit of {definition.timeout_ms} ms."
             )

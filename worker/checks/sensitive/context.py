@@ -1,0 +1,30 @@
+"""What a sensitive-data detector gets besides the text it reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from schemas.turn import PrivateValue
+from worker.checks.budget import Budget
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorContext:
+    instructions: str = ""
+    """The agent's instructions, normalised like the text (NFKC, invisible characters removed)."""
+    private_values: tuple[PrivateValue, ...] = ()
+    """Salted SHA-256 digests of values the customer entered privately; never the values."""
+    instructions_leak_words: int = 12
+    internal_domains: tuple[str, ...] = ()
+    """Extra internal-only domains, lower-case, e.g. ``corp.example.com``."""
+    budget: Budget = field(default_factory=Budget.unlimited)
+
+
+Detector = Callable[[str, DetectorContext], Iterable[tuple[int, int]]]
+"""``find(text, ctx)``: ``(start, end)`` of each finding in ``text``.
+
+``text`` is already normalised (NFKC, zero-width characters removed), so a
+detector matches ASCII digits ``[0-9]`` and never ``\\d``. Pure and
+deterministic; call ``ctx.budget.check()`` inside any loop that can grow.
+"""
