@@ -86,7 +86,7 @@ DetectorName = Literal[
     "instructions_leak",
     "internal_links",
 ]
-DETECTOR_NAMES: tuple[str, ...] = get_args(DetectorName)
+DETECTOR_NAMES: tuple[DetectorName, ...] = get_args(DetectorName)
 
 
 class SensitiveDataCheck(_Check):
@@ -108,7 +108,7 @@ class SensitiveDataCheck(_Check):
 
 
 FactKind = Literal["amount", "date", "link", "email", "phone", "id", "quote"]
-FACT_KINDS: tuple[str, ...] = get_args(FactKind)
+FACT_KINDS: tuple[FactKind, ...] = get_args(FactKind)
 
 
 class FactsCheck(_Check):
