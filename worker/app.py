@@ -6,15 +6,17 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
 from worker.checks import CheckSet, load_checks
 from worker.consumer import KafkaDeadLetter, subscribe
+from worker.evaluate import warm_up
 from worker.outbox import Send, drain, run_outbox
 from worker.pipeline import DeadLetter, Pipeline, RetryPolicy
-from worker.replay import CollectRejected, ReplayTotals, replay_file
+from worker.replay import ReplayTotals, replay_file
 from worker.settings import Settings
 from worker.store import SqlStore, create_engine
 
@@ -66,6 +68,7 @@ def build_worker(
     if not settings.kafka_bootstrap:
         raise ValueError("TURNCHECK_KAFKA_BOOTSTRAP is not set")
     checks = checks if checks is not None else load_checks(settings.checks)
+    warm_up(checks)
     store = store if store is not None else open_store(settings)
     broker = KafkaBroker(
         settings.kafka_bootstrap,
@@ -122,9 +125,8 @@ async def replay(
     on_progress: Callable[[int], None] | None = None,
 ) -> ReplayTotals:
     """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
-    from pathlib import Path
-
     checks = checks if checks is not None else load_checks(settings.checks)
+    warm_up(checks)
     store = open_store(settings)
     try:
         totals = await replay_file(
@@ -142,4 +144,3 @@ async def replay(
     return totals
 
 
-__all__ = ["CollectRejected", "build_worker", "open_store", "replay", "utc_now"]

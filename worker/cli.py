@@ -128,10 +128,11 @@ def check(
     """Read turns (JSON Lines) on standard input and print each turn's results; store nothing."""
     from worker.decode import decode_turn
     from worker.errors import InvalidTurn
-    from worker.evaluate import evaluate
+    from worker.evaluate import evaluate, warm_up
 
     settings = _settings()
     checks = _checks(settings, checks_file)
+    warm_up(checks)
     bad = 0
     for number, line in enumerate(sys.stdin.buffer, start=1):
         if not line.strip():

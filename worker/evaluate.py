@@ -52,3 +52,27 @@ def evaluate(
             )
         )
     return results
+
+
+WARM_UP_TEXT = (
+    "Order A-88213 for $42.50 ships 2026-03-04; mail help@example.com or call "
+    "(555) 010-2030. Card 4111 1111 1111 1111, see https://example.com/returns."
+)
+
+
+def warm_up(checks: CheckSet) -> None:
+    """Run every check once on a made-up turn, so no slow first call lands on a real one
+    (compiled regex caches, library metadata)."""
+    for agent_id in checks.by_agent:
+        turn = Turn.model_validate(
+            {
+                "schema": "turn.stored/v1",
+                "turn_id": "warm-up",
+                "agent": {"id": agent_id, "version": 0},
+                "created_at": "2026-01-01T00:00:00Z",
+                "input": {"messages": [{"role": "user", "content": WARM_UP_TEXT}]},
+                "instructions": WARM_UP_TEXT,
+                "output": {"text": WARM_UP_TEXT},
+            }
+        )
+        evaluate(turn, checks, budget_ms=10_000)

@@ -93,3 +93,14 @@ def test_a_runaway_pattern_is_errored_not_hung(tmp_path: Path) -> None:
     result = run_one(tmp_path, check, output="x" * 5000)
     assert result.verdict is Verdict.ERRORED
     assert "time limit" in (result.reason or "")
+
+
+def test_full_width_digits_and_zero_width_spaces_cannot_hide_a_match(tmp_path: Path) -> None:
+    """Patterns read normalised text; the span still points into the stored text."""
+    text = "Ticket TCK-\uff10\uff10\u200b4211 is open."
+    result = run_one(
+        tmp_path, "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n", output=text
+    )
+    assert result.verdict is Verdict.FAILED
+    [span] = result.spans
+    assert text[span.start : span.end] == "TCK-\uff10\uff10\u200b4211"

@@ -59,17 +59,16 @@ def check_version(definition: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:12]
 
 
-def load_checks(paths: Iterable[Path]) -> CheckSet:
-    """Load check files, or every ``*.yaml``/``*.yml`` in a folder; files may share an agent."""
+def check_set(*files: CheckFile, source: str = "<inline>") -> CheckSet:
+    """Compile validated check files; names must be unique per agent across files."""
     by_agent: dict[str, list[CompiledCheck]] = {}
-    for path in _expand(paths):
-        check_file = parse_check_file(path)
+    for check_file in files:
         checks = by_agent.setdefault(check_file.agent, [])
         taken = {c.name for c in checks}
         for definition in check_file.checks:
             if definition.name in taken:
                 raise CheckDefinitionError(
-                    str(path),
+                    source,
                     None,
                     definition.name,
                     "name",
@@ -77,6 +76,12 @@ def load_checks(paths: Iterable[Path]) -> CheckSet:
                 )
             checks.append(_compile(definition))
     return CheckSet({agent: tuple(checks) for agent, checks in by_agent.items()})
+
+
+def load_checks(paths: Iterable[Path]) -> CheckSet:
+    """Load check files, or every ``*.yaml``/``*.yml`` in a folder; files may share an agent."""
+    files = _expand(paths)
+    return check_set(*(parse_check_file(path) for path in files), source=", ".join(map(str, files)))
 
 
 def _compile(definition: Any) -> CompiledCheck:

@@ -1,6 +1,8 @@
 """``pattern``: a regular expression that must not match.
 
-A match may be narrowed by context keywords (whole words within a window of
+The pattern reads the text normalised (NFKC, invisible characters removed), so
+full-width digits and zero-width spaces cannot hide a match; spans point into
+the text as stored. A match may be narrowed by context keywords (whole words within a window of
 characters around it) and by the card checksum. The pattern runs under a time
 limit: a pattern that runs away leaves the result ``errored``, never a hung
 worker.
@@ -17,6 +19,7 @@ from schemas.checkfile import PatternCheck
 from schemas.turn import Turn
 from worker.checks.budget import Budget, BudgetSpent
 from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.textmap import normalize
 from worker.checks.texts import stage_texts
 
 REASON = "The text matches the check's pattern."
@@ -65,12 +68,15 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
         own = Budget.of_ms(definition.timeout_ms, budget.clock)
         spans: list[Span] = []
         try:
-            for field, text in stage_texts(turn, stage, with_rounds=True):
+            for field, stored in stage_texts(turn, stage, with_rounds=True):
                 budget.check()
+                mapped = normalize(stored)
+                text = mapped.text
                 remaining = max(min(own.remaining_s(), budget.remaining_s()), 1e-6)
                 for match in pattern.finditer(text, timeout=remaining):
                     if match.end() > match.start() and counts(text, match):
-                        spans.append(Span(field, match.start(), match.end(), "pattern"))
+                        start, end = mapped.span(match.start(), match.end())
+                        spans.append(Span(field, start, end, "pattern"))
         except TimeoutError:
             if budget.remaining_s() <= 0:
                 raise BudgetSpent from None
