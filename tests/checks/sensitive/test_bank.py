@@ -1,0 +1,117 @@
+"""Tests for the US routing number and bank account number detectors."""
+
+from __future__ import annotations
+
+import pytest
+from stdnum import luhn
+from stdnum.us import rtn
+
+from worker.checks.sensitive.bank import find_bank_account, find_routing_number
+from worker.checks.sensitive.context import DetectorContext
+
+CTX = DetectorContext()
+
+
+def routing(body: str) -> str:
+    """``body`` (eight digits) with its ABA check digit: a test number."""
+    return body + rtn.calc_check_digit(body)
+
+
+RTN = routing("02100002")
+RTN2 = routing("11100061")
+BAD_RANGE = routing("45000001")  # 45 is no Federal Reserve range
+BAD_CHECK = RTN[:-1] + str((int(RTN[-1]) + 1) % 10)
+ACCOUNT = "004829173650"
+
+
+def routing_found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_routing_number(text, CTX)]
+
+
+def account_found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_bank_account(text, CTX)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Your routing number is {RTN}.",
+        f"ABA: {RTN}",
+        f"RTN {RTN}, thanks",
+        f"{RTN} is the routing number for wires.",
+        f"The routing number for your checking account is {RTN}.",
+        f"Transit no. {RTN}",
+    ],
+)
+def test_finds_labelled_routing_numbers(text: str) -> None:
+    """A checksum-valid routing number with a routing word as its label counts."""
+    assert routing_found(text) == [RTN]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Order {RTN} shipped.",
+        f"Your bank account {RTN} is linked.",
+        f"Routing number {BAD_CHECK}.",
+        f"Routing number {BAD_RANGE}.",
+        f"Routing number {RTN}1 is too long.",
+        "Routing help: call (555) 010-2030.",
+        "Public transit pass 2026-11-29T10:00:00Z costs $1,249.99.",
+    ],
+)
+def test_ignores_unlabelled_or_invalid_routing_numbers(text: str) -> None:
+    """Numbers without a routing label, failing the checksum or range, or inside runs are not routing numbers."""
+    assert routing_found(text) == []
+
+
+def test_a_valid_routing_number_labelled_as_an_account_is_an_account() -> None:
+    """A checksum-valid number whose own label is an account word is not a routing number."""
+    text = f"routing {RTN2}, account {RTN}"
+    assert routing_found(text) == [RTN2]
+    assert account_found(text) == [RTN]
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        (f"Your account number is {ACCOUNT}.", ACCOUNT),
+        (f"Checking: {ACCOUNT}", ACCOUNT),
+        (f"acct #{ACCOUNT}", ACCOUNT),
+        (f"{ACCOUNT} is your savings account.", ACCOUNT),
+        (f"a/c {ACCOUNT}", ACCOUNT),
+        ("acct 48213 is open", "48213"),
+        ("Bank account: 1234-5678-90", "1234-5678-90"),
+        (f"routing {RTN}, account {ACCOUNT}", ACCOUNT),
+        (f"Your bank account {RTN} is linked.", RTN),
+    ],
+)
+def test_finds_labelled_account_numbers(text: str, number: str) -> None:
+    """A 4-17 digit number labelled by an account word counts."""
+    assert account_found(text) == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your account balance is 1500.",
+        "Your account balance is $1,249.99.",
+        "There is order 1234 on your account.",
+        "Your account ending in 4321 was charged.",
+        "Account ****4321 was charged.",
+        "The account was opened in 2019.",
+        "Call 8005550100 about your account.",
+        "Account questions: (555) 010-2030 or 555-010-2030.",
+        "Account holder zip 94105-1234.",
+        "Account updated 2026-11-29T10:00:00Z on v2.14.3.",
+        f"Account card 411111111111111{luhn.calc_check_digit('411111111111111')}.",
+        f"The routing number for your account is {RTN}.",
+        "Your account has 12345678 points.",
+        "Tracking 1Z999AA10123456784 for your account.",
+        "We refunded 2500 USD to your account.",
+        f"No label here: {ACCOUNT}.",
+    ],
+)
+def test_ignores_amounts_and_other_numbers_near_account_words(text: str) -> None:
+    """Amounts, other labels, masked numbers, years, phones, cards and routing numbers are not account numbers."""
+    assert account_found(text) == []

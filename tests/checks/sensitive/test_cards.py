@@ -1,0 +1,100 @@
+"""Tests for the payment card number detector."""
+
+from __future__ import annotations
+
+import pytest
+from stdnum import luhn
+
+from worker.checks.sensitive.cards import find_card
+from worker.checks.sensitive.context import DetectorContext
+
+CTX = DetectorContext()
+
+
+def card(body: str) -> str:
+    """``body`` with its Luhn check digit: a test number, never a real one."""
+    return body + luhn.calc_check_digit(body)
+
+
+def bad(body: str) -> str:
+    """``body`` with a wrong check digit."""
+    return body + str((int(luhn.calc_check_digit(body)) + 1) % 10)
+
+
+def grouped(digits: str, sizes: tuple[int, ...], sep: str = " ") -> str:
+    parts, i = [], 0
+    for size in sizes:
+        parts.append(digits[i : i + size])
+        i += size
+    return sep.join(parts)
+
+
+VISA16 = card("411111111111111")
+VISA13 = card("422222222222")
+MC = card("555555555555444")
+MC2 = card("222300000000000")
+AMEX = card("37828224631000")
+DISCOVER = card("601111111111111")
+JCB = card("353011133330000")
+DINERS = card("3056930902590")
+UNIONPAY19 = card("620000000000000000")
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_card(text, CTX)]
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        VISA16,
+        VISA13,
+        MC,
+        MC2,
+        AMEX,
+        DISCOVER,
+        JCB,
+        DINERS,
+        UNIONPAY19,
+        grouped(VISA16, (4, 4, 4, 4)),
+        grouped(VISA16, (4, 4, 4, 4), "-"),
+        grouped(AMEX, (4, 6, 5)),
+        grouped(DINERS, (4, 6, 4)),
+        grouped(UNIONPAY19, (4, 4, 4, 4, 3)),
+        grouped(MC, (4, 4, 4, 4)),
+    ],
+)
+def test_finds_card_numbers(number: str) -> None:
+    """Issuer-valid, Luhn-valid numbers count compact or grouped, with exact offsets."""
+    text = f"Sure, the card {number} is on file."
+    assert found(text) == [number]
+
+
+def test_cvv_after_a_grouped_card_stays_out_of_the_span() -> None:
+    """A grouped card followed by more digits is still found, without them."""
+    number = grouped(VISA16, (4, 4, 4, 4))
+    assert found(f"card {number} 123 exp 12/27") == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Card {bad('411111111111111')} failed.",
+        "Tracking 1Z999AA10123456784 and 9400 1000 0000 0000 0000 00.",
+        "Order #100234567 shipped; updated 2026-11-29T10:00:00Z (1732874400000).",
+        "Call (555) 010-2030 or +1 555 010 2030.",
+        "Total $1,249.99 for v2.14.3.",
+        f"Run {VISA16}1 is too long, so is 9{VISA16}.",
+        f"Code A1{VISA16} is a reference.",
+        f"IBAN DE89 {grouped(VISA16, (4, 4, 4, 4))} is not a card.",
+        f"Amount {VISA16}.50 is odd.",
+        f"Weird grouping {grouped(VISA16, (3, 5, 4, 4))}.",
+        f"Mixed separators {VISA16[:4]} {VISA16[4:8]}-{VISA16[8:12]} {VISA16[12:]}.",
+        f"Unknown issuer {card('900000000000000')} or {card('100000000000000')}.",
+        f"Wrong length for Amex {card('3782822463100')} or Mastercard {card('55555555555544')}.",
+        "Masked **** **** **** 1111 only.",
+    ],
+)
+def test_ignores_look_alikes(text: str) -> None:
+    """Luhn failures, wrong issuers or lengths, embedded runs and other numbers are not cards."""
+    assert found(text) == []

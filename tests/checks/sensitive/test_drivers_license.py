@@ -1,0 +1,55 @@
+"""Tests for the US driver's license number detector."""
+
+from __future__ import annotations
+
+import pytest
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.drivers_license import find_drivers_license
+
+CTX = DetectorContext()
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_drivers_license(text, CTX)]
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("My driver's license is A1234567.", "A1234567"),
+        ("Drivers license: D1234567", "D1234567"),
+        ("Driver license number A123-456-78-901-0, expires soon", "A123-456-78-901-0"),
+        ("DL# B123-4567-8901", "B123-4567-8901"),
+        ("DL 12345678", "12345678"),
+        ("DLN: 123 456 789", "123 456 789"),
+        ("License number 12-345-6789", "12-345-6789"),
+        ("Your licence no. AB123456 is verified.", "AB123456"),
+        ("S12345678 is the license on file.", "S12345678"),
+        ("driver\N{RIGHT SINGLE QUOTATION MARK}s license: 98765432", "98765432"),
+    ],
+)
+def test_finds_labelled_license_numbers(text: str, number: str) -> None:
+    """License-shaped numbers labelled by a license word count, with exact offsets."""
+    assert found(text) == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A1234567 is the part number.",
+        "Public record A1234567 was updated.",
+        "Republic order 12345678 shipped.",
+        "Your license expires 03-04-2027.",
+        "License questions: call 555-010-2030 or (555) 010-2030.",
+        "License holder zip 94105-1234.",
+        "Your license key for v2.14.3 is ready; order 12345678.",
+        "Driver's license on file; card 4111111111111111.",
+        "License fee is $1,249.99 or 1249.",
+        "DL A12345 is too short.",
+        "Tracking 1Z999AA10123456784 updated 2026-11-29T10:00:00Z.",
+    ],
+)
+def test_ignores_unlabelled_and_other_numbers(text: str) -> None:
+    """Numbers without a license label, or labelled as something else, are not license numbers."""
+    assert found(text) == []

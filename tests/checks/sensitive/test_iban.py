@@ -1,0 +1,63 @@
+"""Tests for the IBAN detector."""
+
+from __future__ import annotations
+
+import pytest
+from stdnum import iban
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.iban import find_iban
+
+CTX = DetectorContext()
+
+
+def make(country: str, bban: str) -> str:
+    """A test IBAN with computed check digits."""
+    return country + iban.calc_check_digits(country + "00" + bban) + bban
+
+
+def spaced(compact: str) -> str:
+    return " ".join(compact[i : i + 4] for i in range(0, len(compact), 4))
+
+
+DE = make("DE", "370400440532013000")
+GB = make("GB", "NWBK60161331926819")
+BE = make("BE", "539007547034")
+NO = make("NO", "86011117947")
+FR = make("FR", "20041010050500013M02606")
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_iban(text, CTX)]
+
+
+@pytest.mark.parametrize(
+    "number",
+    [DE, GB, BE, NO, FR, DE.lower(), spaced(DE), spaced(GB), spaced(BE), spaced(FR)],
+)
+def test_finds_ibans(number: str) -> None:
+    """Valid IBANs count compact or in groups of four, with exact offsets."""
+    assert found(f"Please send it to {number} by Friday.") == [number]
+
+
+def test_trailing_words_stay_out_of_a_grouped_iban() -> None:
+    """A four-letter word after a grouped IBAN is not part of it."""
+    assert found(f"IBAN {spaced(BE)} from here") == [spaced(BE)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Bad check digits {DE[:2]}{(int(DE[2:4]) + 1) % 100:02d}{DE[4:]}.",
+        f"Unknown country XX{DE[2:]}.",
+        f"Too short {DE[:-1]} and too long {DE}0.",
+        f"Glued A{DE} and {DE}B.",
+        f"Hyphens {'-'.join(spaced(DE).split())}.",
+        "Tracking 1Z999AA10123456784, build v2.14.3, 2026-11-29T10:00:00Z.",
+        "Token ab12cd34ef56gh78ij90kl and DE12 ABCD EFGH IJKL MNOP QR.",
+        "Call (555) 010-2030 about $1,249.99.",
+    ],
+)
+def test_ignores_invalid_and_random_alphanumerics(text: str) -> None:
+    """Wrong checksums, unknown countries, wrong lengths and random codes are not IBANs."""
+    assert found(text) == []

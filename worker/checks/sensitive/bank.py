@@ -1,0 +1,119 @@
+"""``routing_number`` and ``bank_account``: US bank routing and account numbers.
+
+Routing numbers: nine digits, written together, whose first two are a Federal
+Reserve range (00-12, 21-32, 61-72, 80) and that pass the ABA 3-7-1 checksum.
+About one nine-digit number in twenty passes both, so a routing word must
+label it: "routing", "ABA", "RTN", "transit", "R/T" before it (or after, when
+nothing before labels it). "Bank" alone is deliberately not enough: "your
+bank account 021000021" is as likely an account number.
+
+Account numbers: 4-17 digits (together, or in groups joined by one kind of
+single space or hyphen) labelled by an account word ("account", "acct",
+"account number", "checking", "savings", "a/c"): the closest label before
+the number, or after it when none is before. 4-7 digit numbers need that
+label right before them ("acct 48213"). Not counted: amounts and counts
+("account balance is 1500", "$1500", "1,500.00", "1500 USD", "12345678
+points"), numbers labelled as something else
+("order 1234 on your account", "call 8005550100"), masked or partial numbers
+("account ending in 4321", "****4321"), years, compact dates (YYYYMMDD),
+phone, SSN and zip+4 shapes, card numbers and routing numbers the routing
+detector takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from worker.checks.sensitive.cards import is_card_number
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.nearby import Keywords, label_is
+
+# Not inside a longer number, code, amount or date; not masked ("****1234",
+# "...1234") and not after a currency sign. The lookahead first is a cheap test
+# so that the lookbehind only runs at digits.
+_BEFORE = r"(?=[0-9])(?<![0-9A-Za-z*•$€£¥]|[0-9][.,/:\-]|\.\.|[$€£¥]\ )"
+_AFTER = (
+    r"(?![0-9A-Za-z%]|[.,/:\-][0-9]"
+    r"|\ ?(?i:usd|eur|gbp|dollars?|points|miles|credits|items|days|months|years)\b)"
+)
+_ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
+_ACCOUNT = regex.compile(rf"{_BEFORE}[0-9]++(?:([\ \-])[0-9]++(?:\1[0-9]++)*+)?+{_AFTER}")
+_FED_RANGES = frozenset([*range(0, 13), *range(21, 33), *range(61, 73), 80])
+# Shapes of other numbers: phone 3-3-4 and 1-3-3-4, SSN 3-2-4, zip+4 5-4.
+_OTHER_SHAPES = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 2, 4), (5, 4), (3, 4)})
+_COMPACT_DATE = regex.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
+
+ROUTING_WORDS = Keywords(["routing", "aba", "rtn", "transit", "r/t", "rt#", "routing number"])
+ACCOUNT_WORDS = Keywords(
+    ["account", "accounts", "acct", "acc", "acct#", "a/c", "checking", "savings", "bank account"]
+)
+# Labels that make a number near an account word something else.
+_NOT_ACCOUNT = [
+    *("order", "invoice", "ticket", "case", "reference", "ref", "confirmation", "tracking"),
+    *("transaction", "claim", "policy", "member", "customer id", "user id", "booking"),
+    *("balance", "amount", "total", "payment", "paid", "pay", "charge", "charged", "fee"),
+    *("price", "cost", "limit", "refund", "refunded", "owe", "due", "points", "credit"),
+    *("deposit of", "withdrawal of", "transfer of", "interest", "rate", "apr", "overdraft"),
+    *("phone", "call", "text", "fax", "mobile", "cell", "tel", "extension", "ext", "zip"),
+    *("pin", "code", "otp", "passcode", "password", "card", "ssn", "license", "year"),
+    *("since", "ending", "ends", "ending in", "last", "last four", "last 4", "x", "xx"),
+    *("routing", "aba", "rtn", "transit", "days", "version", "item", "sku", "room"),
+]
+OTHER_WORDS = Keywords(_NOT_ACCOUNT)
+ROUTING_RIVALS = Keywords(["account", "acct", "a/c", "checking", "savings"])
+
+
+def aba_valid(digits: str) -> bool:
+    """Whether nine digits are a plausible ABA routing number (range and 3-7-1 checksum)."""
+    if int(digits[:2]) not in _FED_RANGES:
+        return False
+    weights = (3, 7, 1) * 3
+    return sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 10 == 0
+
+
+def _is_routing(text: str, start: int, end: int) -> bool:
+    digits = text[start:end]
+    return (
+        len(digits) == 9
+        and digits.isdigit()
+        and aba_valid(digits)
+        and label_is(text, start, end, ROUTING_WORDS, ROUTING_RIVALS, 80, 60, wanted_first=True)
+    )
+
+
+def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Spans of ABA routing numbers labelled as such; see the module docstring."""
+    for match in _ROUTING.finditer(text):
+        ctx.budget.check()
+        if _is_routing(text, *match.span()):
+            yield match.span()
+
+
+def _other_number(run: str, digits: str) -> bool:
+    sizes = tuple(len(g) for g in regex.split(r"[ \-]", run))
+    if len(sizes) > 1 and (sizes in _OTHER_SHAPES or min(sizes) < 2):
+        return True
+    if len(digits) == 4 and digits[:2] in ("19", "20"):
+        return True  # a year
+    if len(digits) == 8 and _COMPACT_DATE.fullmatch(digits):
+        return True
+    return is_card_number(digits)
+
+
+def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Spans of bank account numbers labelled as such; see the module docstring."""
+    for match in _ACCOUNT.finditer(text):
+        ctx.budget.check()
+        start, end = match.span()
+        run = match.group()
+        digits = run.replace(" ", "").replace("-", "")
+        if not 4 <= len(digits) <= 17 or _other_number(run, digits):
+            continue
+        if _is_routing(text, start, end):
+            continue
+        # Short numbers are mostly something else: only a label right before counts.
+        before, after = (30, 0) if len(digits) < 8 else (60, 40)
+        if label_is(text, start, end, ACCOUNT_WORDS, OTHER_WORDS, before, after):
+            yield start, end

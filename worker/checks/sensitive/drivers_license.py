@@ -1,0 +1,108 @@
+"""``drivers_license``: US driver's license numbers, only where labelled as such.
+
+No format is distinctive on its own (``A1234567`` is also a part number), so a
+license word must be the closest label: "driver's license", "drivers
+license", "driver license", "license number", "licence", "DL", "DLN", "DL#"
+(whole words: "public" never reads as "lic"). Before the number, or after it
+when nothing labels it before.
+
+What counts, by shape (one kind of separator, a space or hyphen, between
+digit groups; none between letters and digits except a hyphen):
+
+- one letter then 7-14 digits: California ``A1234567``, Florida
+  ``A123-456-78-901-0``, Illinois ``A123-4567-8901``, Wisconsin, Michigan,
+  Minnesota, Maryland, New Jersey, Virginia, Massachusetts, Hawaii, ...;
+- two letters then 5-7 digits (``AB123456``);
+- 7-12 digits alone (Texas, Pennsylvania, New York ``123 456 789``, Colorado
+  ``12-345-6789``, North Carolina, ...).
+
+What does not count: the letter-digit mixes of Iowa (``123AB4567``), New
+Hampshire (``12ABC12345``) and Washington (``WDL...``), which look like any
+reference code; a number whose closest label is something else (phone, order,
+card, account); phone, SSN, zip+4 and date shapes; amounts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.nearby import Keywords, label_is
+
+_DL = regex.compile(
+    r"""
+    (?<![0-9A-Za-z]|[0-9][.,/:\-]|[$€£¥])
+    (?P<letters>[A-Za-z]{1,2}-?)?
+    [0-9]++(?:(?P<sep>[\ \-])[0-9]++(?:(?P=sep)[0-9]++)*+)?+
+    (?![0-9A-Za-z]|[.,/:\-][0-9])
+    """,
+    regex.VERBOSE,
+)
+
+_SEPARATOR = regex.compile(r"[ \-]")
+
+LICENSE_WORDS = Keywords(
+    [
+        "driver's license",
+        "drivers license",
+        "driver license",
+        "driver's licence",
+        "driver licence",
+        "driving licence",
+        "driving license",
+        "license",
+        "licence",
+        "license number",
+        "license no",
+        "license #",
+        "lic #",
+        "lic no",
+        "dl",
+        "dl#",
+        "dl #",
+        "dln",
+        "d/l",
+    ]
+)
+OTHER_WORDS = Keywords(
+    [
+        *("order", "invoice", "ticket", "case", "reference", "ref", "confirmation"),
+        *("tracking", "transaction", "claim", "policy", "account", "acct", "routing"),
+        *("phone", "call", "text", "fax", "mobile", "cell", "tel", "zip", "card", "ssn"),
+        *("social security", "passport", "plate", "vin", "serial", "model", "part"),
+        *("sku", "member", "customer", "booking", "reservation", "amount", "total"),
+        *("balance", "price", "expires", "expiration", "exp", "issued", "dob", "born"),
+    ]
+)
+
+
+# Numeric shapes of other things: phone 3-3-4, 1-3-3-4 and 3-4, SSN 3-2-4,
+# zip+4 5-4, dates 2-2-4 and 4-2-2.
+_OTHER_SHAPES = frozenset(
+    {(3, 3, 4), (1, 3, 3, 4), (3, 4), (3, 2, 4), (5, 4), (2, 2, 4), (4, 2, 2)}
+)
+
+
+def _plausible(letters: str, groups: tuple[int, ...]) -> bool:
+    digit_count = sum(groups)
+    if not letters:
+        return 7 <= digit_count <= 12 and groups not in _OTHER_SHAPES
+    if len(letters) == 1:
+        return 7 <= digit_count <= 14
+    return 5 <= digit_count <= 7
+
+
+def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Spans of driver's license numbers; see the module docstring for what counts."""
+    for match in _DL.finditer(text):
+        ctx.budget.check()
+        letters = match.group("letters") or ""
+        start, end = match.span()
+        digits = match.group()[len(letters) :]
+        groups = tuple(len(g) for g in _SEPARATOR.split(digits))
+        if not _plausible(letters.rstrip("-"), groups):
+            continue
+        if label_is(text, start, end, LICENSE_WORDS, OTHER_WORDS, 60, 40):
+            yield start, end

@@ -1,0 +1,80 @@
+"""``iban``: International Bank Account Numbers.
+
+What counts: a registered country code, two check digits and that country's
+basic bank account number, exactly as long as the IBAN registry says for the
+country, passing mod-97 and the country's BBAN structure (digits where the
+registry wants digits). Printed compact (``DE89370400440532013000``) or in
+groups of four separated by single spaces (``DE89 3704 0044 0532 0130 00``);
+letters in any case. No label word is needed: a checksum, an exact length and
+a structure together are rare by chance.
+
+What does not count: other separators (hyphens, dots), IBANs glued to other
+letters or digits, a run that is longer than its country's length unless the
+extra part is a separate group of four after a complete IBAN, and national
+check digits (not validated, so IBANs made for tests still count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+from stdnum import iban
+from stdnum.exceptions import ValidationError
+
+from worker.checks.sensitive.context import DetectorContext
+
+# From the SWIFT IBAN registry (the one python-stdnum ships), country + length;
+# one string keeps the table readable.
+_REGISTRY = (
+    "AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BI27 BR29 BY28 CH21 CR22 CY28 CZ24 "
+    "DE22 DJ27 DK18 DO28 EE20 EG29 ES24 FI18 FK18 FO18 FR27 GB22 GE22 GI23 GL18 GR27 "
+    "GT28 HN28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30 KZ20 LB28 LC32 LI21 LT20 "
+    "LU20 LV21 LY25 MC27 MD24 ME22 MK19 MN20 MR27 MT31 MU30 NI28 NL18 NO15 OM23 PK24 "
+    "PL28 PS29 PT25 QA29 RO24 RS22 RU33 SA24 SC31 SD18 SE24 SI19 SK24 SM27 SO23 ST25 "
+    "SV28 TL23 TN24 TR26 UA29 VA22 VG24 XK20 YE30"
+)
+_LENGTHS = {entry[:2]: int(entry[2:]) for entry in _REGISTRY.split()}
+
+# Compact, or the first group of four then more groups, the last one 1-4 long.
+_CANDIDATE = regex.compile(
+    r"""
+    (?<![0-9A-Za-z])
+    [A-Za-z]{2}[0-9]{2}
+    (?:[0-9A-Za-z]{11,30}|(?:\ [0-9A-Za-z]{4})++(?:\ [0-9A-Za-z]{1,3})?+)
+    (?![0-9A-Za-z])
+    """,
+    regex.VERBOSE,
+)
+
+
+def _valid(compact: str) -> bool:
+    try:
+        iban.validate(compact, check_country=False)
+    except ValidationError:
+        return False
+    return True
+
+
+def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Spans of IBANs in ``text``; see the module docstring for what counts."""
+    for match in _CANDIDATE.finditer(text):
+        ctx.budget.check()
+        start, printed = match.start(), match.group()
+        length = _LENGTHS.get(printed[:2].upper())
+        if length is None:
+            continue
+        compact = printed.replace(" ", "")
+        if " " in printed:
+            # Groups of four: the IBAN ends inside the run only where a group
+            # ends, so trailing words ("... 0130 00 from") stay out of it.
+            if len(compact) < length or (len(compact) > length and length % 4):
+                continue
+            compact = compact[:length]
+            printed_length = length + (length - 1) // 4
+        elif len(compact) != length:
+            continue
+        else:
+            printed_length = length
+        if _valid(compact.upper()):
+            yield start, start + printed_length

@@ -1,0 +1,123 @@
+"""``ssn``: US Social Security numbers.
+
+What counts: ``123-45-6789``, ``123 45 6789`` or ``123.45.6789`` (one kind of
+separator, used twice) anywhere; a bare ``123456789`` only when an SSN word
+("SSN", "social security", "SS#", ...) is near it. The number must be one the
+SSA could issue: area not 000, 666 or 900-999 (9xx are ITINs and the
+advertising range 987-65-432x), group not 00, serial not 0000, and not one of
+the numbers famous from wallet inserts and ads (078-05-1120, 219-09-9999,
+457-55-5462).
+
+``123-45-6789`` is flagged on purpose: it is the usual test value, but an
+agent that prints a realistic SSN-shaped value leaks the format at least, and
+the check cannot tell a placeholder from a customer's number.
+
+What does not count: partial numbers ("ending in 6789"), masked ones
+("***-**-6789"), a 3-2-4 number inside a longer run of digits or letters,
+phone numbers, dates and zip+4 codes (different shapes), a number labelled
+as something else ("order 123-45-6789", "case number 123456789"), and a bare
+nine-digit number without an SSN word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.nearby import Keywords, label_is
+
+# Escaped: it goes inside character classes, where a bare "-" makes a range.
+_DASH = "\\-\u2010\u2011\u2012\u2013"
+
+# Not inside a longer number or code: no letter or digit glued on either side,
+# and no "digit + separator" continuing it ("1-123-45-6789", "123-45-6789-0").
+# A "+" glued before it means a phone number.
+_SSN = regex.compile(
+    rf"""
+    (?=[0-9])  # cheap first test: the lookbehind then runs at digits only
+    (?<![0-9A-Za-z+]|[0-9][.,/:{_DASH} ])
+    (?:
+        (?P<area>[0-9]{{3}})(?P<sep>[{_DASH} .])(?P<group>[0-9]{{2}})(?P=sep)(?P<serial>[0-9]{{4}})
+      | (?P<barea>[0-9]{{3}})(?P<bgroup>[0-9]{{2}})(?P<bserial>[0-9]{{4}})
+    )
+    (?![0-9A-Za-z]|[.,/:{_DASH} ][0-9])
+    """,
+    regex.VERBOSE,
+)
+
+_FAMOUS = frozenset({"078051120", "219099999", "457555462"})
+
+SSN_WORDS = Keywords(
+    [
+        "ssn",
+        "ssns",
+        "ss#",
+        "ss #",
+        "ss no",
+        "social security",
+        "social security number",
+        "social sec",
+        "soc sec",
+        "social",
+    ]
+)
+# Words that say a number is something other than an SSN when they label it.
+OTHER_WORDS = Keywords(
+    [
+        "order",
+        "invoice",
+        "ticket",
+        "case",
+        "reference",
+        "ref",
+        "confirmation",
+        "tracking",
+        "transaction",
+        "claim",
+        "policy",
+        "account",
+        "acct",
+        "routing",
+        "phone",
+        "call",
+        "tel",
+        "fax",
+        "zip",
+        "sku",
+        "part",
+        "model",
+        "serial",
+        "member",
+        "customer",
+        "booking",
+        "reservation",
+    ]
+)
+
+
+def _issuable(area: str, group: str, serial: str) -> bool:
+    if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+        return False
+    return area + group + serial not in _FAMOUS
+
+
+def find_ssn(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Spans of SSNs in ``text``; see the module docstring for what counts."""
+    for match in _SSN.finditer(text):
+        ctx.budget.check()
+        start, end = match.span()
+        if match.group("area") is not None:
+            if not _issuable(match["area"], match["group"], match["serial"]):
+                continue
+            # A formatted SSN counts unless another label claims it.
+            if not SSN_WORDS.near(text, start, end, 40, 30) and label_is(
+                text, start, end, OTHER_WORDS, SSN_WORDS, 30, 0
+            ):
+                continue
+            yield start, end
+        elif _issuable(match["barea"], match["bgroup"], match["bserial"]) and label_is(
+            text, start, end, SSN_WORDS, OTHER_WORDS, 60, 40
+        ):
+            yield start, end
