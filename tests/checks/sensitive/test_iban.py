@@ -61,3 +61,12 @@ def test_trailing_words_stay_out_of_a_grouped_iban() -> None:
 def test_ignores_invalid_and_random_alphanumerics(text: str) -> None:
     """Wrong checksums, unknown countries, wrong lengths and random codes are not IBANs."""
     assert found(text) == []
+
+
+def test_an_iban_split_by_a_zero_width_space_is_still_found() -> None:
+    """Normalisation removes the invisible space; the irregular grouping is still read."""
+    from worker.checks.sensitive.context import DetectorContext
+    from worker.checks.sensitive.iban import find_iban
+
+    text = "IBAN FI21 12345600000785 please"
+    assert [text[s:e] for s, e in find_iban(text, DetectorContext())] == ["FI21 12345600000785"]

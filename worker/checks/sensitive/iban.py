@@ -4,13 +4,12 @@ What counts: a registered country code, two check digits and that country's
 basic bank account number, exactly as long as the IBAN registry says for the
 country, passing mod-97 and the country's BBAN structure (digits where the
 registry wants digits). Printed compact (``DE89370400440532013000``) or in
-groups of four separated by single spaces (``DE89 3704 0044 0532 0130 00``);
+groups separated by single spaces (``DE89 3704 0044 0532 0130 00``, any grouping);
 letters in any case. No label word is needed: a checksum, an exact length and
 a structure together are rare by chance.
 
 What does not count: other separators (hyphens, dots), IBANs glued to other
-letters or digits, a run that is longer than its country's length unless the
-extra part is a separate group of four after a complete IBAN, and national
+letters or digits, a run whose country length ends inside a group, and national
 check digits (not validated, so IBANs made for tests still count).
 """
 
@@ -36,15 +35,12 @@ _REGISTRY = (
 )
 _LENGTHS = {entry[:2]: int(entry[2:]) for entry in _REGISTRY.split()}
 
-# Compact, or the first group of four then more groups, the last one 1-4 long.
+# The country code and check digits, then letters and digits in groups split
+# by single spaces. Groups are usually of four, but any grouping is read: a
+# zero-width space standing in for a space is removed by normalisation and
+# leaves "2122 3307" as "21223307". Possessive, so a long run never backtracks.
 _CANDIDATE = regex.compile(
-    r"""
-    (?<![0-9A-Za-z])
-    [A-Za-z]{2}[0-9]{2}
-    (?:[0-9A-Za-z]{11,30}|(?:\ [0-9A-Za-z]{4})++(?:\ [0-9A-Za-z]{1,3})?+)
-    (?![0-9A-Za-z])
-    """,
-    regex.VERBOSE,
+    r"(?<![0-9A-Za-z])[A-Za-z]{2}[0-9]{2}(?:\ ?[0-9A-Za-z]++){1,30}+(?![0-9A-Za-z])"
 )
 
 
@@ -64,17 +60,17 @@ def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         length = _LENGTHS.get(printed[:2].upper())
         if length is None:
             continue
-        compact = printed.replace(" ", "")
-        if " " in printed:
-            # Groups of four: the IBAN ends inside the run only where a group
-            # ends, so trailing words ("... 0130 00 from") stay out of it.
-            if len(compact) < length or (len(compact) > length and length % 4):
-                continue
-            compact = compact[:length]
-            printed_length = length + (length - 1) // 4
-        elif len(compact) != length:
+        # The IBAN ends where a group ends with exactly the country's length;
+        # overshooting inside a group means the run is something else.
+        compact, printed_length = "", 0
+        for group in printed.split(" "):
+            if compact:
+                printed_length += 1
+            compact += group
+            printed_length += len(group)
+            if len(compact) >= length:
+                break
+        if len(compact) != length:
             continue
-        else:
-            printed_length = length
         if _valid(compact.upper()):
             yield start, start + printed_length

@@ -1,0 +1,107 @@
+"""find_credentials: provider keys, tokens, JWTs and private key blocks.
+
+Every secret here is built at run time from harmless pieces, so no file in the
+repository looks like a real secret to a scanner.
+"""
+
+import base64
+import json
+
+import pytest
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.credentials import find_credentials
+
+BODY = "a1B2c3D4e5F6g7H8" * 4  # 64 characters of mixed case and digits
+HEX32 = "0123456789abcdef" * 2
+DASHES = "-" * 5
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_credentials(text, DetectorContext())]
+
+
+def b64url(value: dict[str, str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+
+JWT = b64url({"alg": "HS256", "typ": "JWT"}) + "." + b64url({"sub": "42"}) + "." + BODY[:43]
+TOKENS = {
+    "aws access key": "AKIA" + "Z" * 8 + "23456789",
+    "aws session key": "ASIA" + "Q" * 16,
+    "stripe secret": "sk_" + "live_" + BODY[:24],
+    "stripe test": "sk_" + "test_" + BODY[:24],
+    "stripe restricted": "rk_" + "live_" + BODY[:24],
+    "stripe publishable": "pk_" + "live_" + BODY[:24],
+    "github classic": "gh" + "p_" + BODY[:36],
+    "github oauth": "gh" + "o_" + BODY[:36],
+    "github fine-grained": "github_" + "pat_" + BODY[:22] + "_" + BODY[:59],
+    "gitlab": "glpat" + "-" + BODY[:20],
+    "slack bot": "xox" + "b-" + "123456789012-1234567890123-" + BODY[:24],
+    "slack app": "xa" + "pp-1-A0123456789-1234567890123-" + BODY[:32].lower(),
+    "slack webhook": "https://hooks.slack.com/services/" + "T0123ABCD/" + "B0456EFGH/" + BODY[:24],
+    "google api key": "AI" + "za" + BODY[:35],
+    "google oauth": "ya" + "29." + BODY[:40],
+    "openai legacy": "sk" + "-" + BODY[:48],
+    "openai project": "sk" + "-proj-" + BODY[:20] + "_" + BODY[:30],
+    "anthropic": "sk" + "-ant-api03-" + BODY[:40],
+    "hugging face": "hf" + "_" + BODY[:34],
+    "sendgrid": "S" + "G." + BODY[:22] + "." + BODY[:43],
+    "npm": "np" + "m_" + BODY[:36],
+}
+
+
+@pytest.mark.parametrize("token", TOKENS.values(), ids=TOKENS.keys())
+def test_finds_provider_tokens_with_exact_offsets(token: str) -> None:
+    """A provider token in a sentence is found and its span slices exactly the token."""
+    assert found(f"Here is the key {token} for the integration.") == [token]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"Your Twilio account SID is AC{HEX32}.", [f"AC{HEX32}"]),
+        (f"Authorization: Bearer {BODY[:32]}", [BODY[:32]]),
+        (f"Send the token {JWT}.", [JWT]),
+        (f"aws_secret_access_key = {BODY[:40]}", [BODY[:40]]),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=" + BODY[:86] + "==;",
+            ["AccountKey=" + BODY[:86] + "=="],
+        ),
+    ],
+)
+def test_finds_context_dependent_credentials(text: str, expected: list[str]) -> None:
+    """Twilio ids, Bearer tokens, JWTs, AWS secrets and Azure keys are found with their context."""
+    assert found(text) == expected
+
+
+def test_finds_whole_private_key_block() -> None:
+    """A PEM private key block is one finding from BEGIN through END."""
+    block = f"{DASHES}BEGIN RSA PRIVATE KEY{DASHES}\n{BODY}\n{BODY}\n{DASHES}END RSA PRIVATE KEY{DASHES}"
+    assert found(f"Key:\n{block}\nThanks") == [block]
+
+
+def test_finds_begin_line_and_body_of_a_truncated_key() -> None:
+    """Without an END line the finding covers the BEGIN line and the base64 lines under it."""
+    head = f"{DASHES}BEGIN OPENSSH PRIVATE KEY{DASHES}\n{BODY}"
+    assert found(f"{head}\n... (truncated)") == [head]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keys start with sk- or AKIA, never share them.",
+        "Set Authorization: Bearer YOUR_ACCESS_TOKEN_HERE in the header.",
+        "Order 123e4567-e89b-12d3-a456-426614174000 is ready.",
+        "Fixed in commit 9fceb02d0ae598e95dc970b74767f19372d61af8.",
+        "Use colour #ff00aa on the button, v2.14.3.",
+        f"Account id AC{HEX32} in our CRM.",
+        f"The secret santa list is {BODY[:40].lower()}.",
+        f"Header {b64url({'typ': 'x'})}.{b64url({'sub': '1'})}.{BODY[:20]} is not a JWT.",
+        "Our public key is below: -----BEGIN PUBLIC KEY----- ...",
+        "Tracking 1Z999AA10123456784 ships 2026-11-29T10:00:00Z.",
+    ],
+)
+def test_ignores_prefixes_placeholders_ids_and_hashes(text: str) -> None:
+    """Bare prefixes, placeholders, UUIDs, SHAs, colours and unverified JWT shapes are not secrets."""
+    assert found(text) == []

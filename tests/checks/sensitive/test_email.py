@@ -1,0 +1,47 @@
+"""find_email: email addresses in chat text, and the look-alikes it leaves alone."""
+
+import pytest
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.email import find_email
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_email(text, DetectorContext())]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please write to jane.doe@acme-shop.com for a refund.", ["jane.doe@acme-shop.com"]),
+        (
+            "Use billing+invoices@acme.co.uk, not sales@acme.io.",
+            ["billing+invoices@acme.co.uk", "sales@acme.io"],
+        ),
+        ("Is o'brien_k-2@mail.example.org right?", ["o'brien_k-2@mail.example.org"]),
+        ("mailto:help@support.example.net", ["help@support.example.net"]),
+        ("<ops@example.com>", ["ops@example.com"]),
+        ("Ping ANA.GARCIA@EXAMPLE.COM today", ["ANA.GARCIA@EXAMPLE.COM"]),
+    ],
+)
+def test_finds_email_addresses_with_exact_offsets(text: str, expected: list[str]) -> None:
+    """Each address is found and its span slices exactly the address."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks @sam, I'll ask @support-team to look.",
+        "It runs on sam@localhost only.",
+        "Upload logo@2x.png and banner@3x.jpg for retina screens.",
+        "We pinned lodash@4.17.21 and @types/node@18.0.0.",
+        "Clone git@github.com:acme/app.git first.",
+        "Version v2.14.3 shipped 2026-11-29T10:00:00Z for $1,249.99.",
+        "The order a1b2@c3 is weird but not mail.",
+        "Dots in a row: first..last@example.com is invalid.",
+    ],
+)
+def test_ignores_mentions_files_versions_and_remotes(text: str) -> None:
+    """Mentions, retina file names, version pins and git remotes are not addresses."""
+    assert found(text) == []

@@ -1,0 +1,53 @@
+"""find_ip_address: IPv4 and IPv6 addresses, not versions, dates or times."""
+
+import pytest
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.ip_address import find_ip_address
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_ip_address(text, DetectorContext())]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The API lives at 203.0.113.7, DNS at 8.8.8.8.", ["203.0.113.7", "8.8.8.8"]),
+        ("Connect to 192.168.1.10:8080 now", ["192.168.1.10"]),
+        ("Allow 10.0.0.0/8 in the firewall", ["10.0.0.0"]),
+        ("Bind to 0.0.0.0 and 255.255.255.255", ["0.0.0.0", "255.255.255.255"]),
+        ("IPv6 host 2001:db8::1 and loopback ::1.", ["2001:db8::1", "::1"]),
+        (
+            "Full form 2001:0db8:85a3:0000:0000:8a2e:0370:7334 ok",
+            ["2001:0db8:85a3:0000:0000:8a2e:0370:7334"],
+        ),
+        ("Mapped ::ffff:192.0.2.128 address", ["::ffff:192.0.2.128"]),
+        ("Link fe80::1%eth0 and [2001:db8::2]:443", ["fe80::1", "2001:db8::2"]),
+    ],
+)
+def test_finds_ip_addresses_with_exact_offsets(text: str, expected: list[str]) -> None:
+    """Each address is found and its span slices exactly the address."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please update to version 1.2.3.4 today.",
+        "We shipped v1.2.3.4 and v2.14.3.",
+        "Firmware 10.2.0.1 fixes it.",
+        "See section 1.2.3.4 of the terms.",
+        "Build 1.2.3.4.5 is broken.",
+        "Delivered on 10.11.2026 at 10:30:00.",
+        "Stamped 2026-11-29T10:00:00Z.",
+        "Octets too big: 256.1.1.1 and 300.300.300.300.",
+        "Leading zeros 01.02.03.04 are not an address.",
+        "MAC 00:1A:2B:3C:4D:5E is the device.",
+        "Use std::vector and Foo::Bar here.",
+        "Order 4821-3 costs $1,249.99, ref 123e4567-e89b-12d3-a456-426614174000.",
+    ],
+)
+def test_ignores_versions_dates_times_and_macs(text: str) -> None:
+    """Versions, dates, times, MACs and scope operators are not IP addresses."""
+    assert found(text) == []

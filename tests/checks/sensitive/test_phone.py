@@ -1,0 +1,65 @@
+"""find_phone: international and North American phone numbers, not other numbers."""
+
+import pytest
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.phone import find_phone, warm_up
+
+
+def found(text: str) -> list[str]:
+    return [text[start:end] for start, end in find_phone(text, DetectorContext())]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Our London office is +44 20 7946 0958.", ["+44 20 7946 0958"]),
+        ("Call +1-202-555-0143 or +49 30 901820 today.", ["+1-202-555-0143", "+49 30 901820"]),
+        ("UK from abroad: +44 (0)20 7946 0958", ["+44 (0)20 7946 0958"]),
+        ("Text +15550102030 when ready", ["+15550102030"]),
+        ("Call +1 (555) 010-2030 anytime.", ["+1 (555) 010-2030"]),
+        ("You can reach me at (555) 010-2030.", ["(555) 010-2030"]),
+        (
+            "Numbers: 555-010-2030, 555.010.2030 and 555 010 2030",
+            ["555-010-2030", "555.010.2030", "555 010 2030"],
+        ),
+        ("Toll free: 1-800-555-0199", ["1-800-555-0199"]),
+        ("My mobile is 5550102030", ["5550102030"]),
+        ("Call our order desk at 555-010-2030", ["555-010-2030"]),
+        ("It's +1 202 555 0143 2 times a day", ["+1 202 555 0143"]),
+    ],
+)
+def test_finds_phone_numbers_with_exact_offsets(text: str, expected: list[str]) -> None:
+    """Each number is found and its span slices exactly the number."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your order 5550102030 has shipped.",
+        "Tracking number 555-010-2030 is with the courier.",
+        "Order ORD-555-010-2030 was refunded.",
+        "Ticket #5550102030 is closed.",
+        "My SSN is 123-45-6789.",
+        "Delivered on 2026-11-29 at 10:30:00.",
+        "Stamped 2026-11-29T10:00:00Z by the server.",
+        "The total is $1,249.99 or $12,345,678.90.",
+        "Card 4111 1111 1111 1111 was declined; 4111-1111-1111-1111 too.",
+        "Server 192.168.100.200 is down.",
+        "Upgrade to v2.14.3 or 10.2.3.4567.",
+        "ZIP 94103-1234 please.",
+        "The id 12345550102030 is a longer run.",
+        "Order 555-010-20301 is a longer run.",
+        "That costs +$25 and +1 2345 is too short.",
+    ],
+)
+def test_ignores_ids_dates_prices_cards_and_addresses(text: str) -> None:
+    """Order and tracking numbers, SSNs, dates, prices, cards, IPs and versions are not phones."""
+    assert found(text) == []
+
+
+def test_warm_up_loads_metadata_without_changing_results() -> None:
+    """warm_up() can be called at start and findings stay the same."""
+    warm_up()
+    assert found("Call +33 1 23 45 67 89") == ["+33 1 23 45 67 89"]

@@ -1,0 +1,69 @@
+"""``find_email``: email addresses, RFC-ish but practical.
+
+Counts: a local part of letters, digits and ``. _ % + - '`` (starting with a
+letter, digit or underscore; no two dots in a row), ``@``, then a domain of
+one or more labels and a top-level label of two or more letters (or punycode
+``xn--``).
+
+Does not count: ``@mentions`` and handles without a local part or a dotted
+domain (``@sam``, ``sam@localhost``), package and version pins
+(``lodash@4.17.21``), retina file names (``logo@2x.png``: a domain ending in a
+file extension is a file), scp-style git remotes (``git@github.com:org/x``),
+quoted local parts, and spelled-out addresses (``sam at acme dot com``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from worker.checks.sensitive.context import DetectorContext
+
+_EMAIL = regex.compile(
+    r"""
+    (?<![\p{L}0-9._%+\-@])              # not the tail of a longer local part
+    (?P<local>[\p{L}0-9_](?:[\p{L}0-9._%+'\-]*[\p{L}0-9_])?)
+    @
+    (?P<domain>(?:[\p{L}0-9](?:[\p{L}0-9\-]{0,61}[\p{L}0-9])?\.)+
+               (?P<tld>\p{L}{2,24}|xn--[a-z0-9\-]{2,59}))
+    (?![\p{L}0-9_\-]|\.[\p{L}0-9]|@)     # the whole domain, not a prefix of it
+    """,
+    regex.VERBOSE,
+)
+
+# Endings that make ``name@2x.png`` a file, not an address. (``.zip`` and
+# ``.mov`` are registered TLDs too, but nobody's mailbox lives there.)
+_FILE_EXTENSIONS = frozenset({
+    "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico", "tif", "tiff", "heic", "pdf",
+    "txt", "md", "csv", "tsv", "json", "xml", "yaml", "yml", "html", "htm", "css", "js", "mjs",
+    "ts", "tsx", "jsx", "py", "rb", "go", "rs", "java", "kt", "zip", "tar", "gz", "tgz", "rar",
+    "mp3", "mp4", "mov", "wav", "avi", "mkv", "doc", "docx", "xls", "xlsx", "ppt", "pptx",
+    "log", "lock", "toml", "ini", "cfg", "conf",
+})  # fmt: skip
+_RETINA = regex.compile(r"[0-9]+(?:\.[0-9]+)?x\.", regex.IGNORECASE)
+
+
+def find_email(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of each email address in ``text``."""
+    pos = 0
+    at = text.find("@")
+    while at != -1:
+        # A local part has at most 64 characters (RFC 5321): scan only around each "@".
+        match = _EMAIL.search(text, max(pos, at - 64), at + 256)
+        if match is None:
+            at = text.find("@", at + 1)
+            continue
+        if _counts(text, match):
+            yield match.span()
+        pos = match.end()
+        at = text.find("@", pos)
+
+
+def _counts(text: str, match: regex.Match[str]) -> bool:
+    local, domain, tld = match.group("local", "domain", "tld")
+    if ".." in local or tld.lower() in _FILE_EXTENSIONS or _RETINA.match(domain):
+        return False
+    # ``git@github.com:org/repo.git`` is a remote, not a mailbox.
+    end = match.end()
+    return not (text.startswith(":", end) and text[end + 1 : end + 2].isalnum())

@@ -1,0 +1,113 @@
+"""``find_internal_links``: links and bare addresses of local or internal places.
+
+Counts, as a URL (``http://10.0.0.5:8080/admin``, the span is the whole URL)
+or bare with an optional port and path (``grafana.corp``, ``db.internal:5432``):
+``localhost`` (and ``*.localhost``); loopback ``127.0.0.0/8`` and ``::1``;
+``0.0.0.0``; private IPv4 (10/8, 172.16/12, 192.168/16); link-local
+(169.254/16, fe80::/10); unique-local IPv6 (fc00::/7); hosts whose last
+label(s) are internal-only (``.internal .local .corp .lan .intranet
+.home.arpa .localdomain``); and any host equal to or under one of
+``ctx.internal_domains``.
+
+Does not count: public addresses and domains (``8.8.8.8``, ``example.com``),
+an internal word elsewhere than at the end (``corporation.com``,
+``local.example.com``), email addresses at internal domains (the email
+detector's), file names and paths (``.env.local``, ``/etc/app.local``), and
+IPs that ``find_ip_address`` leaves out (versions).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+
+import regex
+
+from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.ip_address import IPAddress, iter_ip_addresses
+
+_INTERNAL_SUFFIXES = ("internal", "local", "corp", "lan", "intranet", "home.arpa", "localdomain")
+_HOST_HINTS = (*("." + suffix for suffix in _INTERNAL_SUFFIXES), "localhost")
+_INTERNAL_NETWORKS = tuple(
+    ipaddress.ip_network(net)
+    for net in (
+        "127.0.0.0/8", "0.0.0.0/32", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+        "169.254.0.0/16", "::1/128", "::/128", "fe80::/10", "fc00::/7",
+    )
+)  # fmt: skip
+
+_URL = regex.compile(
+    r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,15}://"
+    r"(?:[^\s/?#@\[\]]*@)?(?P<host>\[[0-9A-Fa-f:.%\w]+\]|[^\s/?#:\[\]<>\"'`]+)"
+    r"[^\s<>\"'`]*"
+)
+# A dotted host name (or the bare word localhost) not glued to a path, a file
+# name or an email's local part.
+_HOST = regex.compile(
+    r"(?<![\p{L}0-9_.@/\\\-])"
+    r"(?:(?:[\p{L}0-9](?:[\p{L}0-9\-]{0,61}[\p{L}0-9])?\.)+[\p{L}][\p{L}0-9\-]{0,62}|localhost)"
+    r"(?![\p{L}0-9_\-@]|\.[\p{L}0-9])",
+    regex.IGNORECASE,
+)
+_PORT_PATH = regex.compile(r"(?::[0-9]{1,5})?(?:/[^\s<>\"'`]*)?")
+_TRAILING = ".,;:!?)]}*'\""
+
+
+def find_internal_links(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of each internal link or address in ``text``, in order."""
+    domains = tuple(d.lower().strip(".") for d in ctx.internal_domains)
+    spans: list[tuple[int, int]] = []
+    if "://" in text:
+        for match in _URL.finditer(text):
+            host = match.group("host").strip("[]")
+            if _is_internal_host(host, domains):
+                spans.append((match.start(), match.start() + len(match.group().rstrip(_TRAILING))))
+    for start, end, address in iter_ip_addresses(text):
+        if _is_internal_address(address):
+            spans.append((start, _extend(text, end)))
+    lowered = text.lower()
+    # Most texts name no internal place: skip the host scan unless a suffix is there.
+    if any(hint in lowered for hint in _HOST_HINTS + domains):
+        for match in _HOST.finditer(text):
+            if _is_internal_name(match.group().lower(), domains):
+                spans.append((match.start(), _extend(text, match.end())))
+    yield from _outside_urls(spans)
+
+
+def _extend(text: str, end: int) -> int:
+    """``end`` moved past a ``:port`` and ``/path`` right after a bare host."""
+    tail = _PORT_PATH.match(text, end)
+    if tail is None or tail.end() == end:
+        return end
+    return end + len(tail.group().rstrip(_TRAILING))
+
+
+def _outside_urls(spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    # A bare host or IP inside a URL already reported is not a second finding.
+    last_end = -1
+    for start, end in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if start >= last_end:
+            yield start, end
+            last_end = end
+
+
+def _is_internal_host(host: str, domains: tuple[str, ...]) -> bool:
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return _is_internal_name(host.lower().rstrip("."), domains)
+    return _is_internal_address(address)
+
+
+def _is_internal_address(address: IPAddress) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return _is_internal_address(address.ipv4_mapped)
+    return any(address in network for network in _INTERNAL_NETWORKS)
+
+
+def _is_internal_name(host: str, domains: tuple[str, ...]) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    return any(
+        host == domain or host.endswith("." + domain) for domain in _INTERNAL_SUFFIXES + domains
+    )

@@ -1,0 +1,91 @@
+"""``find_ip_address``: IPv4 and IPv6 addresses.
+
+Counts: dotted-quad IPv4 with every octet 0-255 (no leading zeros), also
+with a port or prefix length after it (the span is the address alone); IPv6
+in full, compressed (``::``) or with an embedded IPv4 tail, as the stdlib
+``ipaddress`` module accepts it, with at least one digit and either ``::`` or
+all eight groups.
+
+Does not count: longer dotted runs (``1.2.3.4.5``), dates (``10.11.2026``),
+version, build and section numbers (``v1.2.3.4``, ``version 1.2.3.4``,
+``section 1.2.3.4``), times and timestamps (``10:30:00``), MAC addresses and
+other colon-separated hex that is not a valid IPv6, a bare ``::``, and
+addresses glued to letters (``std::vector``, ``build12.0.0.1``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+
+import regex
+
+from worker.checks.sensitive.context import DetectorContext
+
+_IPV4 = regex.compile(
+    r"(?<![\p{L}0-9_.\-]|[0-9]\.)(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![\p{L}0-9_]|\.[0-9])"
+)
+_IPV6 = regex.compile(
+    r"""
+    (?<![\p{L}0-9_:.\-])
+    (?:[0-9A-Fa-f]{1,4}|(?=::))
+    (?::[0-9A-Fa-f]{0,4}){2,7}
+    (?:\.[0-9]{1,3}){0,3}
+    (?![\p{L}0-9_:]|\.[0-9])
+    """,
+    regex.VERBOSE,
+)
+# "version 1.2.3.4", "firmware 10.2.0.1": numbers named as releases or sections.
+_VERSION_WORD = regex.compile(
+    r"(?<!\p{L})(?:version|versions|ver|release|build|firmware|update|upgrade|patch|"
+    r"section|step|chapter|clause|rule|item|v)\.?[\s:#]{0,3}$",
+    regex.IGNORECASE,
+)
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def iter_ip_addresses(text: str) -> Iterator[tuple[int, int, IPAddress]]:
+    """Yield ``(start, end, address)`` for each IP address in ``text``, in order."""
+    found: list[tuple[int, int, IPAddress]] = []
+    if ":" in text:
+        found.extend(_ipv6(text))
+    if "." in text:
+        # An IPv4 tail of an IPv6 address ("::ffff:10.0.0.1") is part of that one.
+        taken = [(start, end) for start, end, _ in found]
+        found.extend(
+            (start, end, address)
+            for start, end, address in _ipv4(text)
+            if not any(s <= start < e for s, e in taken)
+        )
+    found.sort(key=lambda item: item[0])
+    yield from found
+
+
+def _ipv4(text: str) -> Iterator[tuple[int, int, IPAddress]]:
+    for match in _IPV4.finditer(text):
+        if _VERSION_WORD.search(text, max(0, match.start() - 16), match.start()):
+            continue
+        try:
+            yield match.start(), match.end(), ipaddress.IPv4Address(match.group())
+        except ipaddress.AddressValueError:
+            continue
+
+
+def _ipv6(text: str) -> Iterator[tuple[int, int, IPAddress]]:
+    for match in _IPV6.finditer(text):
+        candidate = match.group()
+        if not any("0" <= ch <= "9" for ch in candidate):
+            continue
+        if "::" not in candidate and candidate.count(":") + candidate.count(".") // 3 < 7:
+            continue
+        try:
+            yield match.start(), match.end(), ipaddress.IPv6Address(candidate)
+        except ipaddress.AddressValueError:
+            continue
+
+
+def find_ip_address(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of each IP address in ``text``."""
+    for start, end, _address in iter_ip_addresses(text):
+        yield start, end

@@ -1,0 +1,69 @@
+"""``sensitive_data``: ready-made detectors, each turned on by name.
+
+Each detector reads the normalised text (NFKC, invisible characters removed)
+and its findings are mapped back to offsets in the text as stored; a finding's
+span is labelled with the detector's name. The matched text is never kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from schemas.checkfile import SensitiveDataCheck
+from schemas.turn import Turn
+from worker.checks.budget import Budget
+from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.sensitive import DETECTORS, DetectorContext, phone
+from worker.checks.textmap import normalize
+from worker.checks.texts import stage_texts
+
+
+def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Outcome]:
+    detectors = [(name, DETECTORS[name]) for name in dict.fromkeys(definition.detectors)]
+    if "phone" in definition.detectors:
+        phone.warm_up()  # loads every country's number data: ~30 ms once, not on a turn
+    stage = definition.stage
+    leak_words = definition.instructions_leak_words
+    internal_domains = tuple(d.lower().strip(".") for d in definition.internal_domains)
+
+    def run(turn: Turn, budget: Budget) -> Outcome:
+        context = DetectorContext(
+            instructions=normalize(turn.instructions or "").text,
+            private_values=tuple(turn.private_values),
+            instructions_leak_words=leak_words,
+            internal_domains=internal_domains,
+            budget=budget,
+        )
+        spans: list[Span] = []
+        for field, text in stage_texts(turn, stage, with_rounds=False):
+            mapped = normalize(text)
+            for name, find in detectors:
+                budget.check()
+                for start, end in find(mapped.text, context):
+                    if end > start:
+                        spans.append(Span(field, *mapped.span(start, end), name))
+        if not spans:
+            return PASSED
+        spans.sort(key=lambda s: (s.field != "output.text", s.field, s.start, s.end))
+        reason = f"The text contains {_DESCRIPTIONS[spans[0].label]}."
+        return Outcome(Verdict.FAILED, reason, tuple(spans))
+
+    return run
+
+
+_DESCRIPTIONS = {
+    "ssn": "a Social Security number",
+    "card": "a payment card number",
+    "bank_account": "a bank account number",
+    "routing_number": "a bank routing number",
+    "drivers_license": "a driver's license number",
+    "email": "an email address",
+    "phone": "a phone number",
+    "ip_address": "an IP address",
+    "iban": "an IBAN",
+    "date_of_birth": "a date of birth",
+    "credentials": "a credential (key, token or private key)",
+    "private_values": "a value the customer entered privately",
+    "instructions_leak": "text copied from the agent's instructions",
+    "internal_links": "an internal link or address",
+}
