@@ -1,0 +1,151 @@
+"""Loaders for the labelled detector corpus (``sensitive.jsonl``, ``facts.jsonl``).
+
+Loaders only: they parse and validate the shape of each line; scoring lives in
+the tests that use them. A malformed line raises ``CorpusError`` naming the file
+and the 1-based line number.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+SENSITIVE_FILE = HERE / "sensitive.jsonl"
+FACTS_FILE = HERE / "facts.jsonl"
+
+DETECTORS: frozenset[str] = frozenset(
+    {
+        "ssn",
+        "card",
+        "bank_account",
+        "routing_number",
+        "drivers_license",
+        "email",
+        "phone",
+        "ip_address",
+        "iban",
+        "date_of_birth",
+        "credentials",
+        "private_values",
+        "instructions_leak",
+        "internal_links",
+    }
+)
+FACT_KINDS: frozenset[str] = frozenset({"amount", "date", "link", "email", "phone", "id", "quote"})
+TURN_FIELDS: frozenset[str] = frozenset(
+    {"input", "history", "rounds", "knowledge", "instructions", "output"}
+)
+
+
+class CorpusError(ValueError):
+    """A corpus line is not valid JSON or misses a required key."""
+
+
+def _fail(path: Path, line_no: int, message: str) -> CorpusError:
+    return CorpusError(f"{path.name}:{line_no}: {message}")
+
+
+def _read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    rows: list[tuple[int, dict[str, Any]]] = []
+    with path.open(encoding="utf-8") as handle:
+        for line_no, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise _fail(path, line_no, f"not valid JSON: {exc.msg}") from None
+            if not isinstance(row, dict):
+                raise _fail(path, line_no, "a line must be a JSON object")
+            rows.append((line_no, row))
+    return rows
+
+
+def _require(
+    path: Path, line_no: int, row: dict[str, Any], key: str, kind: type | tuple[type, ...]
+) -> Any:
+    if key not in row:
+        raise _fail(path, line_no, f"missing required key {key!r}")
+    value = row[key]
+    if not isinstance(value, kind):
+        raise _fail(path, line_no, f"{key!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _check_unique(path: Path, line_no: int, case_id: str, seen: set[str]) -> None:
+    if not case_id:
+        raise _fail(path, line_no, "'id' is empty")
+    if case_id in seen:
+        raise _fail(path, line_no, f"duplicate id {case_id!r}")
+    seen.add(case_id)
+
+
+def sensitive_cases(path: Path = SENSITIVE_FILE) -> list[dict[str, Any]]:
+    """Cases for the ``sensitive_data`` detectors, one per line of ``sensitive.jsonl``."""
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for line_no, row in _read_lines(path):
+        _check_unique(path, line_no, _require(path, line_no, row, "id", str), seen)
+        detector = _require(path, line_no, row, "detector", str)
+        if detector not in DETECTORS:
+            raise _fail(path, line_no, f"unknown detector {detector!r}")
+        _require(path, line_no, row, "text", str)
+        _require(path, line_no, row, "expect", bool)
+        _require(path, line_no, row, "note", str)
+        if "instructions" in row and not isinstance(row["instructions"], str):
+            raise _fail(path, line_no, "'instructions' must be a string")
+        for key in ("private_values", "internal_domains"):
+            if key in row and not (
+                isinstance(row[key], list) and all(isinstance(v, str) for v in row[key])
+            ):
+                raise _fail(path, line_no, f"{key!r} must be a list of strings")
+        if detector == "instructions_leak" and "instructions" not in row:
+            raise _fail(path, line_no, "instructions_leak cases need 'instructions'")
+        if detector == "private_values" and "private_values" not in row:
+            raise _fail(path, line_no, "private_values cases need 'private_values'")
+        cases.append(row)
+    return cases
+
+
+def facts_cases(path: Path = FACTS_FILE) -> list[dict[str, Any]]:
+    """Cases for the ``facts`` check, one per line of ``facts.jsonl``."""
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for line_no, row in _read_lines(path):
+        _check_unique(path, line_no, _require(path, line_no, row, "id", str), seen)
+        turn = _require(path, line_no, row, "turn", dict)
+        unknown = set(turn) - TURN_FIELDS
+        if unknown:
+            raise _fail(path, line_no, f"unexpected turn fields {sorted(unknown)}")
+        output = turn.get("output")
+        if not isinstance(output, dict) or not isinstance(output.get("text"), str):
+            raise _fail(path, line_no, "turn needs 'output' with a string 'text'")
+        expect = _require(path, line_no, row, "expect", str)
+        if expect not in ("passed", "failed"):
+            raise _fail(path, line_no, f"'expect' must be 'passed' or 'failed', not {expect!r}")
+        _require(path, line_no, row, "note", str)
+        if expect == "failed":
+            kind = _require(path, line_no, row, "unsupported_kind", str)
+            if kind not in FACT_KINDS:
+                raise _fail(path, line_no, f"unknown unsupported_kind {kind!r}")
+        elif "unsupported_kind" in row:
+            raise _fail(path, line_no, "'unsupported_kind' only belongs on failed cases")
+        if "check" in row:
+            check = row["check"]
+            if not isinstance(check, dict) or set(check) - {"kinds", "allowed"}:
+                raise _fail(path, line_no, "'check' may only hold 'kinds' and 'allowed'")
+            if "kinds" in check and not (
+                isinstance(check["kinds"], list)
+                and check["kinds"]
+                and set(check["kinds"]) <= FACT_KINDS
+            ):
+                raise _fail(path, line_no, "'check.kinds' must be a non-empty list of fact kinds")
+            if "allowed" in check and not (
+                isinstance(check["allowed"], list)
+                and all(isinstance(v, str) and v for v in check["allowed"])
+            ):
+                raise _fail(path, line_no, "'check.allowed' must be a list of non-empty strings")
+        cases.append(row)
+    return cases
