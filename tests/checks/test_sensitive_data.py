@@ -1,0 +1,88 @@
+from pathlib import Path
+
+from tests.factories import check_set, make_turn
+from worker.checks import Verdict
+from worker.evaluate import evaluate
+
+ALL = "agent: support-bot\nchecks:\n  - {name: sensitive, kind: sensitive_data}\n"
+
+
+def test_each_finding_is_labelled_with_its_detector_and_points_into_the_stored_text(
+    tmp_path: Path,
+) -> None:
+    text = "Mail jane@example.com, card \uff14\uff11\uff11\uff11 1111 11\u200b11 1111 on file."
+    [result] = evaluate(make_turn(output=text), check_set(tmp_path, ALL))
+    assert result.verdict is Verdict.FAILED
+    found = {span.label: text[span.start : span.end] for span in result.spans}
+    assert found == {
+        "email": "jane@example.com",
+        "card": "\uff14\uff11\uff11\uff11 1111 11\u200b11 1111",
+    }
+    assert result.reason == "The text contains an email address."
+    assert "jane" not in (result.reason or "")
+
+
+def test_only_the_named_detectors_run(tmp_path: Path) -> None:
+    only_cards = (
+        "agent: support-bot\nchecks:\n  - {name: s, kind: sensitive_data, detectors: [card]}\n"
+    )
+    [result] = evaluate(
+        make_turn(output="Write to jane@example.com."), check_set(tmp_path, only_cards)
+    )
+    assert result.verdict is Verdict.PASSED
+
+
+def test_private_values_and_instructions_come_from_the_turn(tmp_path: Path) -> None:
+    import hashlib
+
+    salt = "s4lt"
+    digest = hashlib.sha256((salt + "7319").encode()).hexdigest()
+    instructions = (
+        "You are the billing assistant for Northwind and you never discuss refunds above the "
+        "limit without a supervisor."
+    )
+    checks = check_set(
+        tmp_path,
+        "agent: support-bot\nchecks:\n"
+        "  - {name: s, kind: sensitive_data, detectors: [private_values, instructions_leak]}\n",
+    )
+    turn = make_turn(
+        output="Your PIN 7319 is set. I never discuss refunds above the limit without a supervisor.",
+        instructions=instructions,
+        private_values=[{"salt": salt, "sha256": digest}],
+    )
+    [result] = evaluate(turn, checks)
+    assert {span.label for span in result.spans} == {"private_values"}
+    leaked = make_turn(
+        output="My rules: you are the billing assistant for Northwind and you never discuss "
+        "refunds above the limit.",
+        instructions=instructions,
+    )
+    [result] = evaluate(leaked, checks)
+    assert [span.label for span in result.spans] == ["instructions_leak"]
+
+
+def test_the_input_stage_reads_what_the_caller_wrote(tmp_path: Path) -> None:
+    checks = check_set(
+        tmp_path,
+        "agent: support-bot\nchecks:\n  - {name: s, kind: sensitive_data, stage: input, detectors: [ssn]}\n",
+    )
+    turn = make_turn(
+        output="Thanks, noted.",
+        input={"messages": [{"role": "user", "content": "My SSN is 536-22-1234"}]},
+    )
+    [result] = evaluate(turn, checks)
+    assert [(s.field, s.label) for s in result.spans] == [("input.messages[0].content", "ssn")]
+
+
+def test_an_unknown_detector_is_refused_at_load(tmp_path: Path) -> None:
+    import pytest
+
+    from worker.errors import CheckDefinitionError
+
+    with pytest.raises(CheckDefinitionError) as caught:
+        check_set(
+            tmp_path,
+            "agent: a\nchecks:\n  - name: s\n    kind: sensitive_data\n    detectors: [card, dna]\n",
+        )
+    assert (caught.value.line, caught.value.field) == (5, "detectors.1")
