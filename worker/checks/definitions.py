@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from schemas.checkfile import CheckFile
 from schemas.turn import Turn
-from worker.checks import does_not_contain, pattern, sensitive_data
+from worker.checks import does_not_contain, facts, pattern, sensitive_data
 from worker.checks.budget import Budget
 from worker.checks.result import Outcome
 from worker.errors import CheckDefinitionError
@@ -27,6 +27,7 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "pattern": pattern.compile_check,
     "does_not_contain": does_not_contain.compile_check,
     "sensitive_data": sensitive_data.compile_check,
+    "facts": facts.compile_check,
 }
 
 

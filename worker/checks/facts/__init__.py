@@ -1,0 +1,88 @@
+"""``facts``: every fact in the answer must come from the conversation.
+
+The answer (``output.text``) is read like a person reads it (``extract``):
+amounts, dates, links, email addresses, phone numbers, IDs and quoted phrases.
+Each is compared by canonical value, never by surface, with what the
+conversation put in front of the agent (``sources``): ``$1,200.00`` is
+``1200``, ``nine hundred`` is ``900``, ``(555) 010-2030`` is ``5550102030``.
+A total that adds up two to ``max_sum_terms`` source amounts is supported too
+(``sums``). Values in the check's ``allowed`` list are always supported.
+
+The outcome is ``failed`` when any checked fact is unsupported: the reason
+names the kind of the first one in text order, never the fact, and one span
+per unsupported fact points into ``output.text``. The check raises
+``BudgetSpent`` when the turn's budget runs out; the caller marks the result
+errored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from schemas.checkfile import FactKind, FactsCheck
+from schemas.turn import Turn
+from worker.checks.budget import Budget
+from worker.checks.facts.extract import Fact, extract_facts
+from worker.checks.facts.index import SourceIndex
+from worker.checks.facts.sources import join_sources, source_texts
+from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.textmap import normalize
+
+__all__ = ["REASONS", "compile_check"]
+
+REASONS: dict[FactKind, str] = {
+    "amount": "An amount is not supported by the conversation.",
+    "date": "A date is not supported by the conversation.",
+    "link": "A link is not supported by the conversation.",
+    "email": "An email address is not supported by the conversation.",
+    "phone": "A phone number is not supported by the conversation.",
+    "id": "An ID is not supported by the conversation.",
+    "quote": "A quoted phrase is not supported by the conversation.",
+}
+
+
+def _allowed_regex(allowed: list[str]) -> re.Pattern[str] | None:
+    if not allowed:
+        return None
+    phrases = sorted({a.strip() for a in allowed if a.strip()}, key=len, reverse=True)
+    if not phrases:
+        return None
+    return re.compile("|".join(re.escape(p) for p in phrases), re.IGNORECASE)
+
+
+def _inside(fact: Fact, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= fact.start and fact.end <= e for s, e in spans)
+
+
+def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
+    """Compile a ``facts`` definition once; the returned call is pure and thread-safe."""
+    kinds = frozenset(definition.kinds)
+    allowed = tuple(definition.allowed)
+    allowed_regex = _allowed_regex(definition.allowed)
+    max_sum_terms = definition.max_sum_terms
+
+    def run(turn: Turn, budget: Budget) -> Outcome:
+        budget.check()
+        answer = normalize(turn.output.text)
+        facts = [f for f in extract_facts(answer.text) if f.kind in kinds]
+        if not facts:
+            return PASSED
+        if allowed_regex is not None:
+            # An allowed string written out in the answer covers the facts in it.
+            covered = [m.span() for m in allowed_regex.finditer(answer.text)]
+            facts = [f for f in facts if not _inside(f, covered)]
+        index = SourceIndex(
+            join_sources(source_texts(turn, allowed, budget)),
+            turn.created_at.date(),
+            max_sum_terms,
+        )
+        unsupported = [f for f in facts if not index.supports(f, budget)]
+        if not unsupported:
+            return PASSED
+        spans = tuple(
+            Span("output.text", *answer.span(f.start, f.end), label=f.kind) for f in unsupported
+        )
+        return Outcome(Verdict.FAILED, REASONS[unsupported[0].kind], spans)
+
+    return run

@@ -1,0 +1,84 @@
+"""Dates as a person reads them, canonical as ``(year | None, month, day | None)``.
+
+Read: ``March 4, 2026``, ``Mar. 4``, ``March 4th``, ``4 March 2026``, ``4th of
+March``, ``2026-03-04`` (also inside an ISO timestamp), ``03/04/2026``,
+``4.3.26``, and ``March 2026`` (day None). A slashed date is ambiguous between
+month/day and day/month, so it yields both readings; either one being in the
+sources supports it. Weekdays and relative words ("Friday", "tomorrow") are
+not dates: they hold nothing a source could contradict.
+"""
+
+from __future__ import annotations
+
+import re
+
+DateKey = tuple[int | None, int, int | None]
+
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+
+DATE = re.compile(
+    rf"""
+    (?<![\w.,/-])
+    (?:
+        (?P<iy>[0-9]{{4}})[-/.](?P<im>[0-9]{{1,2}})[-/.](?P<id>[0-9]{{1,2}})(?![0-9])
+      | (?P<na>[0-9]{{1,2}})(?P<sep>[/.-])(?P<nb>[0-9]{{1,2}})(?P=sep)
+        (?P<ny>[0-9]{{4}}|[0-9]{{2}})(?![0-9/.-][0-9])
+      | (?P<mm>{_MONTH})\.?\s+(?P<md>[0-9]{{1,2}}){_ORD}(?![0-9])
+        (?:,?\s+(?P<my>[0-9]{{4}})(?![-/.]?[0-9]))?
+      | (?P<dd>[0-9]{{1,2}}){_ORD}\s+(?:of\s+)?(?P<dm>{_MONTH})\b\.?
+        (?:,?\s+(?P<dy>[0-9]{{4}})(?![-/.]?[0-9]))?
+      | (?P<ym>{_MONTH})\b\.?,?\s+(?P<yy>[0-9]{{4}})(?![-/.]?[0-9])
+    )
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _month(name: str) -> int:
+    return _MONTHS.index(name[:3].lower()) + 1
+
+
+def _valid(year: int | None, month: int, day: int | None) -> bool:
+    if not 1 <= month <= 12:
+        return False
+    if year is not None and not 1900 <= year <= 2199:
+        return False
+    return day is None or 1 <= day <= (29 if month == 2 else 30 if month in (4, 6, 9, 11) else 31)
+
+
+def _year(text: str | None) -> int | None:
+    if text is None:
+        return None
+    year = int(text)
+    return year + 2000 if len(text) == 2 else year
+
+
+def date_keys(match: re.Match[str], *, strict_case: bool) -> tuple[DateKey, ...]:
+    """Every valid reading of a ``DATE`` match; empty when it is not a date.
+
+    ``strict_case`` refuses a lower-case month word ("you may 12 ...", "march
+    10 people") for the answer; sources are read leniently.
+    """
+    candidates: list[DateKey] = []
+    if match["iy"]:
+        candidates.append((int(match["iy"]), int(match["im"]), int(match["id"])))
+    elif match["na"]:
+        a, b, year = int(match["na"]), int(match["nb"]), _year(match["ny"])
+        candidates += [(year, a, b), (year, b, a)]
+    else:
+        name = match["mm"] or match["dm"] or match["ym"]
+        if strict_case and name[0].islower():
+            return ()
+        month = _month(name)
+        if match["mm"]:
+            candidates.append((_year(match["my"]), month, int(match["md"])))
+        elif match["dm"]:
+            candidates.append((_year(match["dy"]), month, int(match["dd"])))
+        else:
+            candidates.append((_year(match["yy"]), month, None))
+    return tuple(dict.fromkeys(c for c in candidates if _valid(*c)))

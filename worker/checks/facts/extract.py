@@ -1,0 +1,188 @@
+"""Find the facts in an answer, with their kinds, offsets and canonical keys.
+
+Kinds claim text in a fixed order (link, email, date, phone, ignored, id,
+amount) so that digits inside a fact are never read again as another: the day
+and year of a date, the digits of a phone or of an ID are not amounts. Quotes
+claim nothing; the facts inside a quote are checked too.
+
+Not facts, and why (each was a false alarm on a good reply we wrote):
+
+* single-digit numbers ("in 2 steps", "one of our agents"), unless they carry a
+  currency, a percent or decimals ("$5", "5%", "3.5"), which are prices;
+* list numbers at the start of a line ("1.", "12)");
+* times of day ("9am", "5:30 pm", "17:00"): opening hours are not a kind the
+  check knows, and "at 3pm" is about scheduling, not a figure to verify;
+* ordinals on their own ("1st", "22nd"): ranks, not quantities ("the 4th of
+  March" is a date);
+* "24/7";
+* version strings ("v2.1", "2.1.3") and numbers glued to a word by a hyphen
+  ("GPT-4", "COVID-19"): names, not figures;
+* "a hundred", "a million" in words: idioms ("thanks a million") far more often
+  than figures; "one hundred" and "nine hundred" are figures.
+
+Facts, though a reader might hesitate: a number of ten or more with a unit
+("30 days", "24 hours", "128GB") is a policy or product figure; a year on its
+own ("in 2019") is checked, but the turn's year and the next are always
+supported (``index``); "iPhone 15" holds the amount 15, supported when a
+source names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Protocol
+
+from schemas.checkfile import FactKind
+from worker.checks.facts.dates import DATE, date_keys
+from worker.checks.facts.numbers import WORDS, number_value, words_value
+from worker.checks.facts.patterns import (
+    ANSWER_NUMBER,
+    BARE_DOMAIN,
+    EMAIL,
+    HEDGE,
+    ID_SEPARATOR,
+    IGNORED,
+    LIST_MARKER,
+    PHONE,
+    QUOTE,
+    TOKEN,
+    UNIT_TOKEN,
+    URL,
+    WORD,
+    id_key,
+    link_key,
+    phone_key,
+    quote_key,
+    strip_trailing,
+)
+
+_NOT_DIGIT = re.compile(r"[^0-9]")
+_NUMBER_WITH_UNIT = re.compile(r"[0-9]+(?:\.[0-9]+)?-[a-z]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact in the (normalised) answer; supported when any key is in the sources."""
+
+    kind: FactKind
+    start: int
+    end: int
+    keys: tuple[Hashable, ...]
+    approx: bool = False
+    """An amount after "about", "around" ...: a rounded source value supports it."""
+    plain: bool = False
+    """An amount written as a bare integer: no currency, percent, decimals or grouping."""
+
+
+class _Adder(Protocol):
+    def __call__(
+        self, kind: FactKind, start: int, end: int, *keys: Hashable, **flags: bool
+    ) -> None: ...
+
+
+class _Claims:
+    """Characters already read as a fact, as a mask: a claim is two C-level slice operations."""
+
+    def __init__(self, size: int) -> None:
+        self.mask = bytearray(size)
+
+    def take(self, start: int, end: int) -> bool:
+        if 1 in self.mask[start:end]:
+            return False
+        self.mask[start:end] = b"\x01" * (end - start)
+        return True
+
+
+def is_id_token(token: str) -> bool:
+    """Letters and three or more digits ("A-88213", "1Z999AA1..."), a capitalised code
+    with two ("SAVE20"), or a digit run of five or more.
+
+    Hyphenated digit groups are an ID only with three groups or a leading zero
+    ("2024-0042"); "100-2000" is a range of two amounts.
+    """
+    token = token.lstrip("#")
+    if _NUMBER_WITH_UNIT.fullmatch(token):
+        return False  # "120-night", "30-day": an amount and its unit
+    bare = ID_SEPARATOR.sub("", token)
+    digits = len(_NOT_DIGIT.sub("", bare))
+    if not bare.isdigit():
+        if UNIT_TOKEN.fullmatch(token) is not None:
+            return False
+        # Two digits make a code only in capitals ("SAVE20", "WELCOME10"); "iOS17"
+        # and "Win11" are product names.
+        return digits >= 3 or (digits == 2 and len(bare) >= 5 and bare.upper() == bare)
+    groups = ID_SEPARATOR.split(token)
+    if len(groups) == 1:
+        return digits >= 5
+    return digits >= 5 and (len(groups) >= 3 or any(g[0] == "0" for g in groups if g))
+
+
+def extract_facts(text: str) -> list[Fact]:
+    """Every fact in ``text`` in text order; offsets are into ``text``."""
+    claims = _Claims(len(text))
+    facts: list[Fact] = []
+
+    def add(kind: FactKind, start: int, end: int, *keys: Hashable, **flags: bool) -> None:
+        if claims.take(start, end):
+            facts.append(Fact(kind, start, end, keys, **flags))
+
+    # Cheap tests first: most answers hold no link or email address.
+    has_link = "://" in text or "www." in text
+    for m in URL.finditer(text) if has_link else ():
+        end = strip_trailing(text, m.start(), m.end())
+        add("link", m.start(), end, link_key(text[m.start() : end]))
+    for m in EMAIL.finditer(text) if "@" in text else ():
+        add("email", m.start(), m.end(), m.group().lower())
+    for m in BARE_DOMAIN.finditer(text):
+        end = strip_trailing(text, m.start(), m.end())
+        add("link", m.start(), end, link_key(text[m.start() : end]))
+    for m in DATE.finditer(text):
+        keys = date_keys(m, strict_case=True)
+        if keys:
+            add("date", m.start(), m.end(), *keys)
+    for m in PHONE.finditer(text):
+        digits = _NOT_DIGIT.sub("", m.group())
+        if 7 <= len(digits) <= 15:
+            add("phone", m.start(), m.end(), phone_key(digits))
+    for pattern in (IGNORED, LIST_MARKER):
+        for m in pattern.finditer(text):
+            claims.take(m.start(), m.end())
+    for m in TOKEN.finditer(text):
+        if is_id_token(m.group()):
+            add("id", m.start(), m.end(), id_key(m.group()))
+    for m in ANSWER_NUMBER.finditer(text):
+        _add_number(m, text, add)
+    for m in WORDS.finditer(text):
+        if m.start() and text[m.start() - 1].isalnum():
+            continue  # inside a word: "someone", "often"
+        value = words_value(m.group())
+        if value is not None and value >= 10:
+            add("amount", m.start(), m.end(), Decimal(value), plain=True, approx=_hedged(text, m))
+    for m in QUOTE.finditer(text):
+        phrase = m["d"] or m["c"] or m["s"] or ""
+        if len(WORD.findall(phrase)) >= 3:
+            facts.append(Fact("quote", m.start(), m.end(), (quote_key(phrase),)))
+    facts.sort(key=lambda f: (f.start, f.end))
+    return facts
+
+
+def _hedged(text: str, match: re.Match[str]) -> bool:
+    return HEDGE.search(text, max(0, match.start() - 16), match.start()) is not None
+
+
+def _add_number(m: re.Match[str], text: str, add: _Adder) -> None:
+    value = number_value(m)
+    if value is None:
+        return
+    num = m["num"]
+    plain = not (m["cur"] or m["mult"] or m["pct"] or "." in num or "," in num)
+    if plain and value < 10:
+        return  # a single digit
+    keys: tuple[Hashable, ...] = (value,)
+    if m["pct"]:
+        # A tool's rate 0.15 is the answer's 15%.
+        keys = (value, value.scaleb(-2))
+    add("amount", m.start(), m.end(), *keys, plain=plain, approx=_hedged(text, m))

@@ -1,0 +1,94 @@
+"""What counts as a source of facts, gathered into one text.
+
+A fact is supported by anything the conversation put in front of the agent:
+
+* what the customer wrote this turn (``input.messages``, ``input.transcript``);
+* the thread so far (``history``, every role: a figure the bot quoted two
+  messages earlier may be repeated);
+* each tool's request and result (``rounds[*].tool_calls[*].arguments`` and
+  ``rounds[*].tool_results[*].content``, any JSON: keys, strings and numbers)
+  and the text the model wrote beside its tool calls;
+* retrieved ``knowledge``, the agent's ``instructions``, the values of
+  ``input.prompt_variables``;
+* the check's ``allowed`` values.
+
+Texts come most recent first (this turn's tools, then the customer, then the
+thread newest first, then standing material), which is the order the sum
+search prefers its terms in.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from schemas.turn import Turn
+from worker.checks.budget import Budget
+from worker.checks.textmap import INVISIBLE
+
+# Between two texts: not white space and not a word character, so no fact
+# (a date, a quote, a phone) is read across the seam of two sources.
+SEAM = "\n\x00\n"
+_DROP_INVISIBLE = {ord(ch): None for ch in INVISIBLE}
+# Walking JSON checks the budget every so many values.
+_CHECK_EVERY = 256
+
+
+def source_texts(turn: Turn, allowed: Sequence[str], budget: Budget) -> list[str]:
+    """Every source text of ``turn``, most recent first."""
+    texts: list[str] = []
+    for round_ in reversed(turn.rounds):
+        for result in round_.tool_results:
+            texts.extend(json_texts(result.content, budget))
+        for call in round_.tool_calls:
+            texts.extend(json_texts(call.arguments, budget))
+        if round_.text:
+            texts.append(round_.text)
+    texts.extend(m.content for m in reversed(turn.input.messages))
+    if turn.input.transcript:
+        texts.append(turn.input.transcript)
+    texts.extend(m.content for m in reversed(turn.history))
+    texts.extend(k.content for k in turn.knowledge)
+    if turn.instructions:
+        texts.append(turn.instructions)
+    texts.extend(json_texts(turn.input.prompt_variables, budget))
+    texts.extend(allowed)
+    return texts
+
+
+def json_texts(value: Any, budget: Budget) -> Iterator[str]:
+    """Strings, keys and numbers in any JSON value, depth first, without recursion."""
+    stack = [value]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen % _CHECK_EVERY == 0:
+            budget.check()
+        if isinstance(item, str):
+            if item:
+                yield item
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int | float):
+            yield str(item)
+        elif isinstance(item, dict):
+            # Reversed so that popping visits values in their written order.
+            for key, inner in reversed(item.items()):
+                stack.append(inner)
+                stack.append(key)
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+
+
+def join_sources(texts: Sequence[str]) -> str:
+    """One normalised text (NFKC, invisible characters removed) of all ``texts``.
+
+    No offsets are kept, so the whole text is normalised in one C call rather
+    than character by character as ``textmap.normalize`` must.
+    """
+    blob = SEAM.join(texts)
+    if blob.isascii():
+        return blob
+    return unicodedata.normalize("NFKC", blob.translate(_DROP_INVISIBLE))
