@@ -142,5 +142,3 @@ async def replay(
     finally:
         await store.close()
     return totals
-
-

@@ -66,7 +66,9 @@ def test_every_detector_meets_precision_and_recall() -> None:
             "detectors": [detector],
             "internal_domains": case.get("internal_domains", []),
         }
-        checks = check_set(CheckFile.model_validate({"agent": "corpus-bot", "checks": [definition]}))
+        checks = check_set(
+            CheckFile.model_validate({"agent": "corpus-bot", "checks": [definition]})
+        )
         turn = corpus_turn(
             case["id"],
             output={"text": case["text"]},
@@ -76,7 +78,12 @@ def test_every_detector_meets_precision_and_recall() -> None:
         [result] = evaluate(turn, checks)
         assert result.verdict != "errored", f"{case['id']}: {result.reason}"
         found = result.verdict == "failed"
-        outcome = {(True, True): "tp", (False, True): "fp", (True, False): "fn", (False, False): "tn"}
+        outcome = {
+            (True, True): "tp",
+            (False, True): "fp",
+            (True, False): "fn",
+            (False, False): "tn",
+        }
         label = outcome[(case["expect"], found)]
         counts[detector][label] += 1
         if label in ("fp", "fn"):
@@ -102,7 +109,9 @@ def test_facts_rejects_few_good_replies_and_catches_invented_facts() -> None:
     misses = []
     for case in facts_cases():
         definition = {"name": "grounded", "kind": "facts", **case.get("check", {})}
-        checks = check_set(CheckFile.model_validate({"agent": "corpus-bot", "checks": [definition]}))
+        checks = check_set(
+            CheckFile.model_validate({"agent": "corpus-bot", "checks": [definition]})
+        )
         [result] = evaluate(corpus_turn(case["id"], **case["turn"]), checks)
         assert result.verdict != "errored", f"{case['id']}: {result.reason}"
         if case["expect"] == "passed":
