@@ -12,24 +12,14 @@ from typing import Annotated, Literal, get_args
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-CheckName = Annotated[
-    str,
-    Field(
-        pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$",
-        description="Stable; appears in events, so it must hold nothing secret.",
-    ),
-]
+from schemas.checkbase import BaseCheck
+from schemas.judged import JudgeCheck, RubricCheck
 
 PatternFlag = Literal["ignorecase", "multiline", "dotall", "verbose", "ascii"]
 
 
-class _Check(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: CheckName
-    stage: Literal["input", "output"] = "output"
-    mode: Literal["block", "background"] = "block"
-    description: str | None = None
+class _Check(BaseCheck):
+    """A rule check: pure, decided on every turn."""
 
     @model_validator(mode="after")
     def _rule_checks_block(self) -> _Check:
@@ -136,7 +126,7 @@ class FactsCheck(_Check):
 
 
 CheckDefinition = Annotated[
-    PatternCheck | DoesNotContainCheck | SensitiveDataCheck | FactsCheck,
+    PatternCheck | DoesNotContainCheck | SensitiveDataCheck | FactsCheck | JudgeCheck | RubricCheck,
     Field(discriminator="kind"),
 ]
 

@@ -9,7 +9,7 @@ import pytest
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
 from worker.errors import StoreUnavailable
 from worker.pipeline import Pipeline, RawMessage, Rejected, RetryPolicy
-from worker.store import TurnResults
+from worker.store import SaveReport, TurnResults
 
 
 class FlakyStore:
@@ -20,12 +20,12 @@ class FlakyStore:
         self.saved: list[TurnResults] = []
         self.calls = 0
 
-    async def save(self, batch: Sequence[TurnResults], now: datetime) -> int:
+    async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
         self.calls += 1
         if self.calls <= self.outages:
             raise StoreUnavailable("down")
         self.saved.extend(batch)
-        return sum(len(item.results) for item in batch)
+        return SaveReport(sum(len(item.results) for item in batch), frozenset())
 
 
 def pipeline(tmp_path: Path, store: FlakyStore, log: list[str]) -> Pipeline:
@@ -73,7 +73,7 @@ async def test_commit_waits_until_the_store_is_back(tmp_path: Path) -> None:
 
 async def test_a_store_error_that_is_not_an_outage_is_not_committed(tmp_path: Path) -> None:
     class BrokenStore(FlakyStore):
-        async def save(self, batch: Sequence[TurnResults], now: datetime) -> int:
+        async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
             raise RuntimeError("bug")
 
     log: list[str] = []

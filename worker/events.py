@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from schemas.event import CheckFailedData, CheckFailedEvent
-from schemas.turn import Turn
 from worker.checks import CheckResult, Verdict
+
+if TYPE_CHECKING:
+    from worker.store.records import TurnRef
 
 
 def event_id(turn_id: str, check: str, check_version: str) -> str:
@@ -16,7 +19,9 @@ def event_id(turn_id: str, check: str, check_version: str) -> str:
     return f"evt_{digest[:32]}"
 
 
-def check_failed_event(turn: Turn, result: CheckResult, occurred_at: datetime) -> CheckFailedEvent:
+def check_failed_event(
+    turn: TurnRef, result: CheckResult, occurred_at: datetime
+) -> CheckFailedEvent:
     if result.verdict is Verdict.PASSED:
         raise ValueError("a passed result has no event")
     return CheckFailedEvent(
@@ -30,8 +35,8 @@ def check_failed_event(turn: Turn, result: CheckResult, occurred_at: datetime) -
             mode=result.mode,
             turn_id=turn.turn_id,
             thread_id=turn.thread_id,
-            agent_id=turn.agent.id,
-            agent_version=turn.agent.version,
+            agent_id=turn.agent_id,
+            agent_version=turn.agent_version,
             turn_created_at=turn.created_at,
         ),
     )

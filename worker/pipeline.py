@@ -20,7 +20,7 @@ from worker.checks import CheckSet, Verdict
 from worker.decode import decode_turn
 from worker.errors import InvalidTurn, StoreUnavailable
 from worker.evaluate import evaluate
-from worker.store import TurnResults
+from worker.store import SaveReport, TurnRef, TurnResults
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class BatchReport:
 
 
 class ResultStore(Protocol):
-    async def save(self, batch: Sequence[TurnResults], now: datetime) -> int: ...
+    async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport: ...
 
 
 DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
@@ -83,7 +83,8 @@ class Pipeline:
         batch, rejected = self.check_all(messages)
         if rejected:
             await self.dead_letter(rejected)
-        new_results = await self._store(batch)
+        saved = await self._store(batch)
+        new_results = saved.new_results
         await commit()
         results = [r for item in batch for r in item.results]
         report = BatchReport(
@@ -112,10 +113,10 @@ class Pipeline:
             except InvalidTurn as exc:
                 rejected.append(Rejected(message, exc.reason))
                 continue
-            batch.append(TurnResults(turn, evaluate(turn, self.checks), self.retention))
+            batch.append(TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention))
         return batch, rejected
 
-    async def _store(self, batch: list[TurnResults]) -> int:
+    async def _store(self, batch: list[TurnResults]) -> SaveReport:
         delay_s = self.retry.first_s
         while True:
             try:

@@ -22,7 +22,7 @@ from tests.kafka.test_worker_contract import wait_for
 from tests.tcp_proxy import TcpProxy
 from worker.app import build_worker
 from worker.settings import Settings
-from worker.store import SqlStore, TurnResults, create_engine
+from worker.store import SaveReport, SqlStore, TurnResults, create_engine
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
 
@@ -94,20 +94,20 @@ class CrashBeforeCommit(SqlStore):
 
     stored = asyncio.Event()
 
-    async def save(self, batch: Sequence[TurnResults], now: datetime) -> int:
-        new = await super().save(batch, now)
+    async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
+        report = await super().save(batch, now)
         self.stored.set()
         await asyncio.Event().wait()
-        return new
+        return report
 
 
 class CountingStore(SqlStore):
     calls: list[int]
 
-    async def save(self, batch: Sequence[TurnResults], now: datetime) -> int:
-        new = await super().save(batch, now)
-        self.calls.append(new)
-        return new
+    async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
+        report = await super().save(batch, now)
+        self.calls.append(report.new_results)
+        return report
 
 
 async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(

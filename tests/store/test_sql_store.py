@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from tests.factories import FIXED_NOW, make_turn
 from worker.checks import CheckResult, Span, Verdict
-from worker.store import SqlStore, TurnResults
+from worker.store import SqlStore, TurnRef, TurnResults
 
 RETENTION = timedelta(days=30)
 
@@ -20,7 +20,7 @@ def result(check: str, verdict: Verdict, version: str = "v1") -> CheckResult:
 def batch(*turn_ids: str) -> list[TurnResults]:
     return [
         TurnResults(
-            make_turn(turn_id, output="secret answer text"),
+            TurnRef.of(make_turn(turn_id, output="secret answer text")),
             [
                 result("a", Verdict.PASSED),
                 result("b", Verdict.FAILED),
@@ -33,7 +33,7 @@ def batch(*turn_ids: str) -> list[TurnResults]:
 
 
 async def test_results_are_stored_with_ids_times_and_expiry(store: SqlStore) -> None:
-    assert await store.save(batch("t-1"), FIXED_NOW) == 3
+    assert (await store.save(batch("t-1"), FIXED_NOW)).new_results == 3
     rows = await store.results_for_turn("t-1")
     assert [(r.check, r.verdict) for r in rows] == [
         ("a", "passed"),
@@ -51,7 +51,8 @@ async def test_results_are_stored_with_ids_times_and_expiry(store: SqlStore) -> 
 async def test_a_redelivered_batch_writes_nothing_twice(store: SqlStore) -> None:
     """Results, rollup counts and events stay single when a batch comes again."""
     await store.save(batch("t-1", "t-2"), FIXED_NOW)
-    assert await store.save(batch("t-2", "t-1", "t-3"), FIXED_NOW + timedelta(minutes=1)) == 3
+    again = await store.save(batch("t-2", "t-1", "t-3"), FIXED_NOW + timedelta(minutes=1))
+    assert again.new_results == 3
     [rate_a] = await store.pass_rates(check="a")
     assert (rate_a.passed, rate_a.failed, rate_a.errored) == (3, 0, 0)
     events = await store.pending_events(100)
@@ -60,15 +61,21 @@ async def test_a_redelivered_batch_writes_nothing_twice(store: SqlStore) -> None
 
 async def test_a_new_check_version_is_a_new_result(store: SqlStore) -> None:
     await store.save(batch("t-1"), FIXED_NOW)
-    again = [TurnResults(make_turn("t-1"), [result("a", Verdict.FAILED, version="v2")], RETENTION)]
-    assert await store.save(again, FIXED_NOW) == 1
+    again = [
+        TurnResults(
+            TurnRef.of(make_turn("t-1")), [result("a", Verdict.FAILED, version="v2")], RETENTION
+        )
+    ]
+    assert (await store.save(again, FIXED_NOW)).new_results == 1
     assert len(await store.results_for_turn("t-1")) == 4
 
 
 async def test_pass_rates_count_errored_against_the_rate_and_filter(store: SqlStore) -> None:
     await store.save(batch("t-1", "t-2"), FIXED_NOW)
     other = make_turn("t-9", agent={"id": "sales-bot", "version": 1})
-    await store.save([TurnResults(other, [result("a", Verdict.FAILED)], RETENTION)], FIXED_NOW)
+    await store.save(
+        [TurnResults(TurnRef.of(other), [result("a", Verdict.FAILED)], RETENTION)], FIXED_NOW
+    )
     rates = {(r.check, r.agent_id): r for r in await store.pass_rates()}
     assert rates[("a", "support-bot")].pass_rate == 1.0
     assert rates[("a", "sales-bot")].pass_rate == 0.0
@@ -88,3 +95,51 @@ async def test_events_carry_no_text_and_are_sent_once(store: SqlStore) -> None:
         assert "secret" not in event.payload and "answer" not in event.payload
     await store.mark_sent([e.id for e in pending], FIXED_NOW)
     assert await store.pending_events(100) == []
+
+
+def judged(verdict: Verdict, tokens: int = 0) -> CheckResult:
+    usage = {"input_tokens": tokens, "output_tokens": tokens // 10} if tokens else None
+    return CheckResult(
+        "polite", "j1", "judge", "output", "background", verdict, "Rude.", 0.2, (), usage
+    )
+
+
+async def test_a_pending_judgement_is_recorded_once_then_replaced_by_its_result(
+    store: SqlStore,
+) -> None:
+    """Redelivery neither re-queues a pending judgement nor one already judged."""
+    from worker.store import PendingJudgement
+
+    ref = TurnRef.of(make_turn("t-1"))
+    pending = PendingJudgement(ref, "polite", "j1", "judge", "output", "background", FIXED_NOW)
+    first = await store.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
+    assert first.pending == {("t-1", "polite", "j1")}
+    again = await store.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
+    assert again.pending == frozenset()
+
+    expires = ref.created_at + RETENTION
+    assert await store.save_judged(ref, judged(Verdict.FAILED, 1200), expires, FIXED_NOW)
+    assert not await store.save_judged(ref, judged(Verdict.FAILED, 1200), expires, FIXED_NOW)
+    after = await store.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
+    assert after.pending == frozenset()
+
+    [stored] = await store.results_for_turn("t-1")
+    assert (stored.verdict, stored.usage) == (
+        "failed",
+        {"input_tokens": 1200, "output_tokens": 120},
+    )
+    [rate] = await store.pass_rates(check="polite")
+    assert (rate.failed, rate.judge_input_tokens, rate.judge_output_tokens) == (1, 1200, 120)
+    assert len(await store.pending_events(10)) == 1
+
+
+async def test_overdue_judgements_are_found_by_their_deadline(store: SqlStore) -> None:
+    from worker.store import PendingJudgement
+
+    ref = TurnRef.of(make_turn("t-7", agent={"id": "support-bot", "version": 7}))
+    late = PendingJudgement(ref, "polite", "j1", "judge", "output", "background", FIXED_NOW)
+    await store.save([TurnResults(ref, [], RETENTION, [late])], FIXED_NOW)
+    assert await store.overdue_judgements(FIXED_NOW - timedelta(seconds=1)) == []
+    [(item, expires)] = await store.overdue_judgements(FIXED_NOW + timedelta(seconds=1))
+    assert item == late
+    assert expires == ref.created_at + RETENTION

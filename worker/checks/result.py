@@ -56,9 +56,13 @@ class CheckResult:
     reason: str | None = None
     score: float | None = None
     spans: tuple[Span, ...] = field(default=())
+    usage: dict[str, int] | None = None
+    """A judge's token use: ``{"input_tokens": …, "output_tokens": …}``."""
+    answers: dict[str, dict[str, object]] | None = None
+    """A rubric's answers: ``{question: {"answer": …, "probability": float | None}}``."""
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "check": self.check,
             "check_version": self.check_version,
             "verdict": self.verdict.value,
@@ -66,3 +70,8 @@ class CheckResult:
             "score": self.score,
             "spans": [span.as_dict() for span in self.spans],
         }
+        if self.usage is not None:
+            data["usage"] = self.usage
+        if self.answers is not None:
+            data["answers"] = self.answers
+        return data

@@ -1,6 +1,24 @@
-"""Where results, pass-rate rollups and the event outbox live."""
+"""Where results, pass-rate rollups, pending judgements and the event outbox live."""
 
-from worker.store.records import PassRate, PendingEvent, StoredResult, TurnResults
+from worker.store.records import (
+    PassRate,
+    PendingEvent,
+    PendingJudgement,
+    SaveReport,
+    StoredResult,
+    TurnRef,
+    TurnResults,
+)
 from worker.store.sql import SqlStore, create_engine
 
-__all__ = ["PassRate", "PendingEvent", "SqlStore", "StoredResult", "TurnResults", "create_engine"]
+__all__ = [
+    "PassRate",
+    "PendingEvent",
+    "PendingJudgement",
+    "SaveReport",
+    "SqlStore",
+    "StoredResult",
+    "TurnRef",
+    "TurnResults",
+    "create_engine",
+]

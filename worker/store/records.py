@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,10 +12,58 @@ from worker.checks import CheckResult
 
 
 @dataclass(frozen=True, slots=True)
+class TurnRef:
+    """A turn's ids, agent and time: all a result keeps of its turn (never its text)."""
+
+    turn_id: str
+    thread_id: str | None
+    person_id: str | None
+    agent_id: str
+    agent_version: int | str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, turn: Turn) -> TurnRef:
+        return cls(
+            turn.turn_id,
+            turn.thread_id,
+            turn.person_id,
+            turn.agent.id,
+            turn.agent.version,
+            turn.created_at,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PendingJudgement:
+    """A sampled (turn, judged check) whose judge has not answered yet."""
+
+    turn: TurnRef
+    check: str
+    check_version: str
+    kind: str
+    stage: str
+    mode: str
+    deadline_at: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.turn.turn_id, self.check, self.check_version)
+
+
+@dataclass(frozen=True, slots=True)
 class TurnResults:
-    turn: Turn
+    turn: TurnRef
     results: list[CheckResult]
     retention: timedelta
+    pending: list[PendingJudgement] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SaveReport:
+    new_results: int
+    pending: frozenset[tuple[str, str, str]]
+    """Keys of the judgements newly recorded as pending: only these are to be judged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +78,8 @@ class StoredResult:
     score: float | None
     reason: str | None
     spans: list[dict[str, Any]]
+    usage: dict[str, int] | None
+    answers: dict[str, Any] | None
     agent_id: str
     agent_version: str
     person_id: str | None
@@ -38,7 +88,7 @@ class StoredResult:
     expires_at: datetime
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> StoredResult:
+    def from_row(cls, row: Mapping[Any, Any]) -> StoredResult:
         return cls(
             turn_id=row["turn_id"],
             check=row["check_name"],
@@ -50,6 +100,8 @@ class StoredResult:
             score=row["score"],
             reason=row["reason"],
             spans=row["spans"],
+            usage=row["usage"],
+            answers=row["answers"],
             agent_id=row["agent_id"],
             agent_version=row["agent_version"],
             person_id=row["person_id"],
@@ -72,6 +124,8 @@ class PassRate:
     passed: int
     failed: int
     errored: int
+    judge_input_tokens: int = 0
+    judge_output_tokens: int = 0
 
     @property
     def total(self) -> int:
@@ -91,6 +145,8 @@ class PassRate:
             "errored": self.errored,
             "total": self.total,
             "pass_rate": self.pass_rate,
+            "judge_input_tokens": self.judge_input_tokens,
+            "judge_output_tokens": self.judge_output_tokens,
         }
 
 

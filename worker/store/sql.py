@@ -1,31 +1,50 @@
 """The SQL store (SQLAlchemy async): PostgreSQL in production, SQLite embedded.
 
-``save`` is idempotent: a redelivered turn writes no second result, no second
-rollup count and no second event. Results, rollups and outbox rows of a batch
-are one transaction, so they can never disagree.
+Writes are idempotent: a redelivered turn writes no second result, no second
+rollup count, no second event and no second pending judgement. Results,
+rollups, outbox rows and pending judgements of a batch are one transaction,
+so they never disagree.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, func, select, update
+from sqlalchemy import delete, event, func, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from worker.checks import Verdict
+from worker.checks import CheckResult
 from worker.errors import StoreUnavailable
-from worker.events import check_failed_event
-from worker.store.records import PassRate, PendingEvent, StoredResult, TurnResults
-from worker.store.tables import check_results, outbox, pass_rate_rollups
+from worker.store.records import (
+    PassRate,
+    PendingEvent,
+    PendingJudgement,
+    SaveReport,
+    StoredResult,
+    TurnRef,
+    TurnResults,
+)
+from worker.store.rows import (
+    ROLLUP_COUNTS,
+    ROLLUP_KEY,
+    bucket_of,
+    event_row,
+    not_passed,
+    pending_from_row,
+    pending_row,
+    result_row,
+    rollup_values,
+)
+from worker.store.tables import check_results, judge_pending, outbox, pass_rate_rollups
 
-ROLLUP_BUCKET = timedelta(hours=1)
+Key = tuple[str, str, str]
+RESULT_KEY = ("turn_id", "check_name", "check_version")
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -46,10 +65,6 @@ def create_engine(url: str) -> AsyncEngine:
     return create_async_engine(url, pool_pre_ping=True)
 
 
-def bucket_of(moment: datetime) -> datetime:
-    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
-
-
 class SqlStore:
     def __init__(self, engine: AsyncEngine, *, events_topic: str) -> None:
         self.engine = engine
@@ -58,7 +73,7 @@ class SqlStore:
         self._insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
 
     @asynccontextmanager
-    async def _transaction(self) -> Any:
+    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
         try:
             async with self.engine.begin() as conn:
                 yield conn
@@ -69,100 +84,123 @@ class SqlStore:
                 raise StoreUnavailable(type(exc).__name__) from exc
             raise
 
-    async def save(self, batch: Sequence[TurnResults], now: datetime) -> int:
-        """Store every result of the batch once; return how many were new."""
-        rows = list(_result_rows(batch, now))
-        if not rows:
-            return 0
+    async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
+        """Store a batch's results and pending judgements once; say what was new."""
+        results = [
+            (item.turn, result, item.turn.created_at + item.retention)
+            for item in batch
+            for result in item.results
+        ]
+        pending = [
+            (p, item.turn.created_at + item.retention) for item in batch for p in item.pending
+        ]
+        if not results and not pending:
+            return SaveReport(0, frozenset())
         async with self._transaction() as conn:
-            inserted = await self._insert_results(conn, rows)
-            new = [
-                row
-                for row in rows
-                if (row["turn_id"], row["check_name"], row["check_version"]) in inserted
-            ]
-            await self._add_to_rollups(conn, new)
-            await self._add_events(conn, batch, inserted, now)
-        return len(new)
+            new = await self._write_results(conn, results, now)
+            recorded = await self._write_pending(conn, pending, now)
+        return SaveReport(new, recorded)
 
-    async def _insert_results(
-        self, conn: AsyncConnection, rows: list[dict[str, Any]]
-    ) -> set[tuple[str, str, str]]:
+    async def save_judged(
+        self, turn: TurnRef, result: CheckResult, expires_at: datetime, now: datetime
+    ) -> bool:
+        """Store a judged result and drop its pending judgement; False if already stored."""
+        async with self._transaction() as conn:
+            new = await self._write_results(conn, [(turn, result, expires_at)], now)
+            await conn.execute(
+                delete(judge_pending).where(
+                    judge_pending.c.turn_id == turn.turn_id,
+                    judge_pending.c.check_name == result.check,
+                    judge_pending.c.check_version == result.check_version,
+                )
+            )
+        return new == 1
+
+    async def overdue_judgements(
+        self, now: datetime, limit: int = 200
+    ) -> list[tuple[PendingJudgement, datetime]]:
+        """Pending judgements past their deadline: their worker is gone or too late."""
+        query = (
+            select(judge_pending)
+            .where(judge_pending.c.deadline_at < now)
+            .order_by(judge_pending.c.deadline_at)
+            .limit(limit)
+        )
+        async with self._transaction() as conn:
+            rows = (await conn.execute(query)).mappings().all()
+        return [pending_from_row(row) for row in rows]
+
+    async def _write_results(
+        self,
+        conn: AsyncConnection,
+        results: list[tuple[TurnRef, CheckResult, datetime]],
+        now: datetime,
+    ) -> int:
+        if not results:
+            return 0
+        rows = [result_row(turn, result, now, expires) for turn, result, expires in results]
         statement = (
             self._insert(check_results)
-            .on_conflict_do_nothing(index_elements=["turn_id", "check_name", "check_version"])
-            .returning(
-                check_results.c.turn_id, check_results.c.check_name, check_results.c.check_version
-            )
+            .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
+            .returning(*(check_results.c[name] for name in RESULT_KEY))
         )
-        result = await conn.execute(statement, rows)
-        return {(r.turn_id, r.check_name, r.check_version) for r in result}
+        inserted = {tuple(r) for r in await conn.execute(statement, rows)}
+        new_rows = [row for row in rows if tuple(row[k] for k in RESULT_KEY) in inserted]
+        await self._add_to_rollups(conn, new_rows)
+        events = [
+            event_row(turn, result, self.events_topic, now)
+            for turn, result, _ in results
+            if (turn.turn_id, result.check, result.check_version) in inserted
+            and result in not_passed([result])
+        ]
+        if events:
+            await conn.execute(
+                self._insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]), events
+            )
+        return len(new_rows)
 
     async def _add_to_rollups(self, conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-        counts: Counter[tuple[str, str, str, datetime, str]] = Counter(
-            (
-                r["check_name"],
-                r["agent_id"],
-                r["agent_version"],
-                bucket_of(r["turn_created_at"]),
-                r["verdict"],
-            )
-            for r in rows
-        )
-        keys = sorted(
-            {key[:4] for key in counts}
-        )  # one order everywhere: no deadlocks between replicas
-        if not keys:
+        values = rollup_values(rows)
+        if not values:
             return
-        values = [
-            {
-                "check_name": k[0],
-                "agent_id": k[1],
-                "agent_version": k[2],
-                "bucket_start": k[3],
-                **{verdict.value: counts[(*k, verdict.value)] for verdict in Verdict},
-            }
-            for k in keys
-        ]
         statement = self._insert(pass_rate_rollups)
         statement = statement.on_conflict_do_update(
-            index_elements=["check_name", "agent_id", "agent_version", "bucket_start"],
+            index_elements=list(ROLLUP_KEY),
             set_={
-                name: getattr(pass_rate_rollups.c, name) + getattr(statement.excluded, name)
-                for name in ("passed", "failed", "errored")
+                name: pass_rate_rollups.c[name] + statement.excluded[name] for name in ROLLUP_COUNTS
             },
         )
         await conn.execute(statement, values)
 
-    async def _add_events(
+    async def _write_pending(
         self,
         conn: AsyncConnection,
-        batch: Sequence[TurnResults],
-        inserted: set[tuple[str, str, str]],
+        pending: list[tuple[PendingJudgement, datetime]],
         now: datetime,
-    ) -> None:
-        rows = []
-        for item in batch:
-            for result in item.results:
-                if result.verdict is Verdict.PASSED:
-                    continue
-                if (item.turn.turn_id, result.check, result.check_version) not in inserted:
-                    continue
-                evt = check_failed_event(item.turn, result, now)
-                rows.append(
-                    {
-                        "event_id": evt.id,
-                        "topic": self.events_topic,
-                        "key": item.turn.turn_id,
-                        "payload": evt.model_dump_json(),
-                        "created_at": now,
-                        "attempts": 0,
-                    }
+    ) -> frozenset[Key]:
+        """Record judgements to make, except those already judged or already pending."""
+        if not pending:
+            return frozenset()
+        keys = [item.key for item, _ in pending]
+        done = {
+            tuple(r)
+            for r in await conn.execute(
+                select(*(check_results.c[name] for name in RESULT_KEY)).where(
+                    tuple_(*(check_results.c[name] for name in RESULT_KEY)).in_(keys)
                 )
-        if rows:
-            await conn.execute(
-                self._insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]), rows
             )
+        }
+        rows = [
+            pending_row(item, expires, now) for item, expires in pending if item.key not in done
+        ]
+        if not rows:
+            return frozenset()
+        statement = (
+            self._insert(judge_pending)
+            .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
+            .returning(*(judge_pending.c[name] for name in RESULT_KEY))
+        )
+        return frozenset(tuple(r) for r in await conn.execute(statement, rows))
 
     async def results_for_turn(self, turn_id: str) -> list[StoredResult]:
         query = (
@@ -180,11 +218,7 @@ class SqlStore:
         r = pass_rate_rollups.c
         query = (
             select(
-                r.check_name,
-                r.agent_id,
-                func.sum(r.passed).label("passed"),
-                func.sum(r.failed).label("failed"),
-                func.sum(r.errored).label("errored"),
+                r.check_name, r.agent_id, *(func.sum(r[name]).label(name) for name in ROLLUP_COUNTS)
             )
             .group_by(r.check_name, r.agent_id)
             .order_by(r.check_name, r.agent_id)
@@ -196,11 +230,9 @@ class SqlStore:
         if agent is not None:
             query = query.where(r.agent_id == agent)
         async with self._transaction() as conn:
-            rows = (await conn.execute(query)).all()
+            rows = (await conn.execute(query)).mappings().all()
         return [
-            PassRate(
-                row.check_name, row.agent_id, int(row.passed), int(row.failed), int(row.errored)
-            )
+            PassRate(row["check_name"], row["agent_id"], *(int(row[n] or 0) for n in ROLLUP_COUNTS))
             for row in rows
         ]
 
@@ -231,33 +263,3 @@ class SqlStore:
 
     async def close(self) -> None:
         await self.engine.dispose()
-
-
-def _result_rows(batch: Sequence[TurnResults], now: datetime) -> Iterator[dict[str, Any]]:
-    for item in batch:
-        turn = item.turn
-        expires_at = turn.created_at + item.retention
-        for result in item.results:
-            yield {
-                "turn_id": turn.turn_id,
-                "check_name": result.check,
-                "check_version": result.check_version,
-                "check_kind": result.kind,
-                "stage": result.stage,
-                "mode": result.mode,
-                "verdict": result.verdict.value,
-                "score": result.score,
-                "reason": result.reason,
-                "spans": [span.as_dict() for span in result.spans],
-                "usage": None,
-                "thread_id": turn.thread_id,
-                "person_id": turn.person_id,
-                "agent_id": turn.agent.id,
-                "agent_version": str(turn.agent.version),
-                "turn_created_at": turn.created_at,
-                "checked_at": now,
-                "expires_at": expires_at,
-            }
-
-
-__all__ = ["SqlStore", "create_engine"]

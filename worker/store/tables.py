@@ -63,6 +63,7 @@ check_results = Table(
     Column("reason", Text, nullable=True),
     Column("spans", JSON, nullable=False),
     Column("usage", JSON, nullable=True),
+    Column("answers", JSON, nullable=True),
     Column("thread_id", String(200), nullable=True),
     Column("person_id", String(200), nullable=True),
     Column("agent_id", String(200), nullable=False),
@@ -85,6 +86,28 @@ pass_rate_rollups = Table(
     Column("passed", Integer, nullable=False),
     Column("failed", Integer, nullable=False),
     Column("errored", Integer, nullable=False),
+    Column("judge_input_tokens", BigInteger, nullable=False, server_default="0"),
+    Column("judge_output_tokens", BigInteger, nullable=False, server_default="0"),
+)
+
+judge_pending = Table(
+    "judge_pending",
+    metadata,
+    Column("turn_id", String(200), primary_key=True),
+    Column("check_name", String(64), primary_key=True),
+    Column("check_version", String(64), primary_key=True),
+    Column("check_kind", String(32), nullable=False),
+    Column("stage", String(8), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("thread_id", String(200), nullable=True),
+    Column("person_id", String(200), nullable=True),
+    Column("agent_id", String(200), nullable=False),
+    Column("agent_version", String(64), nullable=False),
+    Column("turn_created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("enqueued_at", UTCDateTime, nullable=False),
+    Column("deadline_at", UTCDateTime, nullable=False),
+    Index("ix_judge_pending_deadline_at", "deadline_at"),
 )
 
 outbox = Table(

@@ -1,0 +1,1 @@
+"""Judged checks: sampling, prompts, the judge client and reading its answers."""

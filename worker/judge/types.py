@@ -1,0 +1,73 @@
+"""What passes between a judged check and a judge model, whatever the provider.
+
+    JudgeError              the judge could not give a usable answer: the result is errored
+    ├── JudgeUnavailable    timeouts, connection errors, 5xx, 429 past the deadline
+    └── JudgeRejected       4xx other than 429: the request itself is wrong (bad key, model)
+
+A ``JudgeError``'s ``reason`` is safe to store: it names what went wrong, never
+text of the turn, the prompt or the reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int
+    output_tokens: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLogprob:
+    """One generated token: its text, log-probability and offset in the reply text."""
+
+    token: str
+    logprob: float
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeRequest:
+    model: str
+    """The judge model's name as configured in ``TURNCHECK_JUDGES``."""
+    system: str
+    user: str
+    want_logprobs: bool = False
+    max_tokens: int = 400
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeReply:
+    text: str
+    usage: Usage
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    """Per-token log-probabilities where the provider returns them; else None."""
+
+
+class JudgeError(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class JudgeUnavailable(JudgeError):
+    pass
+
+
+class JudgeRejected(JudgeError):
+    pass
+
+
+class JudgeClient(Protocol):
+    async def complete(self, request: JudgeRequest, *, deadline_s: float) -> JudgeReply:
+        """Ask the judge; retry within ``deadline_s`` (seconds from now); raise ``JudgeError``.
+
+        Unknown models raise ``JudgeRejected``. Bounded concurrency per endpoint.
+        """
+        ...

@@ -1,0 +1,124 @@
+"""Rows the store writes, built from results: pure functions, no database."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from worker.checks import CheckResult, Verdict
+from worker.events import check_failed_event
+from worker.store.records import PendingJudgement, TurnRef
+
+ROLLUP_BUCKET = timedelta(hours=1)
+ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "bucket_start")
+ROLLUP_COUNTS = ("passed", "failed", "errored", "judge_input_tokens", "judge_output_tokens")
+
+
+def bucket_of(moment: datetime) -> datetime:
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+def result_row(
+    turn: TurnRef, result: CheckResult, now: datetime, expires_at: datetime
+) -> dict[str, Any]:
+    return {
+        "turn_id": turn.turn_id,
+        "check_name": result.check,
+        "check_version": result.check_version,
+        "check_kind": result.kind,
+        "stage": result.stage,
+        "mode": result.mode,
+        "verdict": result.verdict.value,
+        "score": result.score,
+        "reason": result.reason,
+        "spans": [span.as_dict() for span in result.spans],
+        "usage": result.usage,
+        "answers": result.answers,
+        "thread_id": turn.thread_id,
+        "person_id": turn.person_id,
+        "agent_id": turn.agent_id,
+        "agent_version": str(turn.agent_version),
+        "turn_created_at": turn.created_at,
+        "checked_at": now,
+        "expires_at": expires_at,
+    }
+
+
+def rollup_values(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Counts per (check, agent, version, hour), sorted: every writer takes rows in one
+    order, so replicas never deadlock on each other."""
+    sums: dict[tuple[Any, ...], Counter[str]] = {}
+    for row in rows:
+        key = (row["check_name"], row["agent_id"], row["agent_version"])
+        counts = sums.setdefault((*key, bucket_of(row["turn_created_at"])), Counter())
+        counts[row["verdict"]] += 1
+        usage = row.get("usage") or {}
+        counts["judge_input_tokens"] += int(usage.get("input_tokens", 0))
+        counts["judge_output_tokens"] += int(usage.get("output_tokens", 0))
+    return [
+        {**dict(zip(ROLLUP_KEY, key, strict=True)), **{n: counts[n] for n in ROLLUP_COUNTS}}
+        for key, counts in sorted(sums.items(), key=lambda item: item[0])
+    ]
+
+
+def event_row(turn: TurnRef, result: CheckResult, topic: str, now: datetime) -> dict[str, Any]:
+    event = check_failed_event(turn, result, now)
+    return {
+        "event_id": event.id,
+        "topic": topic,
+        "key": turn.turn_id,
+        "payload": event.model_dump_json(),
+        "created_at": now,
+        "attempts": 0,
+    }
+
+
+def pending_row(item: PendingJudgement, expires_at: datetime, now: datetime) -> dict[str, Any]:
+    turn = item.turn
+    return {
+        "turn_id": turn.turn_id,
+        "check_name": item.check,
+        "check_version": item.check_version,
+        "check_kind": item.kind,
+        "stage": item.stage,
+        "mode": item.mode,
+        "thread_id": turn.thread_id,
+        "person_id": turn.person_id,
+        "agent_id": turn.agent_id,
+        "agent_version": str(turn.agent_version),
+        "turn_created_at": turn.created_at,
+        "expires_at": expires_at,
+        "enqueued_at": now,
+        "deadline_at": item.deadline_at,
+    }
+
+
+def pending_from_row(row: Mapping[Any, Any]) -> tuple[PendingJudgement, datetime]:
+    """A pending row back as a judgement, with its expiry."""
+    version: int | str = row["agent_version"]
+    if isinstance(version, str) and version.isdigit():
+        version = int(version)  # stored as text; events carry the producer's number
+    turn = TurnRef(
+        row["turn_id"],
+        row["thread_id"],
+        row["person_id"],
+        row["agent_id"],
+        version,
+        row["turn_created_at"],
+    )
+    item = PendingJudgement(
+        turn,
+        row["check_name"],
+        row["check_version"],
+        row["check_kind"],
+        row["stage"],
+        row["mode"],
+        row["deadline_at"],
+    )
+    return item, row["expires_at"]
+
+
+def not_passed(results: Iterable[CheckResult]) -> list[CheckResult]:
+    return [r for r in results if r.verdict is not Verdict.PASSED]
