@@ -1,7 +1,8 @@
 """The path of a batch of turns, top to bottom:
 
-    decode → rule checks → dead-letter the bad messages → store (results,
-    rollups, outbox, one transaction) → commit
+    decode → rule checks, and the judgements to make → dead-letter the bad
+    messages → store (results, rollups, outbox, pending judgements: one
+    transaction) → commit → hand the judgements to the judge runner
 
 The consumer and ``turncheck replay`` both run this; they differ only in where
 messages come from, where bad ones go and what committing means.
@@ -20,6 +21,8 @@ from worker.checks import CheckSet, Verdict
 from worker.decode import decode_turn
 from worker.errors import InvalidTurn, StoreUnavailable
 from worker.evaluate import evaluate
+from worker.judge.plan import JudgeJob, plan_turn
+from worker.judge.runner import JudgeRunner
 from worker.store import SaveReport, TurnRef, TurnResults
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,17 @@ class BatchReport:
     results: int
     new_results: int
     not_passed: int
+    judging: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """The background judge: where sampled judgements go once their batch is committed."""
+
+    runner: JudgeRunner
+    configured: frozenset[str]
+    """Judge model names that have an endpoint."""
+    deadline_s: float
 
 
 class ResultStore(Protocol):
@@ -73,6 +87,7 @@ class Pipeline:
     clock: Clock
     retention: timedelta
     retry: RetryPolicy = RetryPolicy()
+    judging: Judging | None = None
 
     async def handle_batch(self, messages: Sequence[RawMessage], commit: Commit) -> BatchReport:
         """Process a batch; ``commit`` is called only after its results are stored.
@@ -80,12 +95,15 @@ class Pipeline:
         Blocks while the store is unavailable (nothing is committed meanwhile);
         cancel it to stop, and the batch is delivered again.
         """
-        batch, rejected = self.check_all(messages)
+        batch, rejected, jobs = self.check_all(messages)
         if rejected:
             await self.dead_letter(rejected)
         saved = await self._store(batch)
         new_results = saved.new_results
         await commit()
+        judging = [job for job in jobs if job.key in saved.pending]
+        if judging and self.judging is not None:
+            self.judging.runner.submit(judging)
         results = [r for item in batch for r in item.results]
         report = BatchReport(
             turns=len(batch),
@@ -93,28 +111,50 @@ class Pipeline:
             results=len(results),
             new_results=new_results,
             not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
+            judging=len(judging),
         )
         log.info(
-            "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d",
+            "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d judging=%d",
             report.turns,
             report.rejected,
             report.results,
             report.new_results,
             report.not_passed,
+            report.judging,
         )
         return report
 
-    def check_all(self, messages: Sequence[RawMessage]) -> tuple[list[TurnResults], list[Rejected]]:
+    def check_all(
+        self, messages: Sequence[RawMessage]
+    ) -> tuple[list[TurnResults], list[Rejected], list[JudgeJob]]:
         batch: list[TurnResults] = []
         rejected: list[Rejected] = []
+        jobs: list[JudgeJob] = []
+        now = self.clock()
+        room = self.judging.runner.room() if self.judging else 0
         for message in messages:
             try:
                 turn = decode_turn(message.value)
             except InvalidTurn as exc:
                 rejected.append(Rejected(message, exc.reason))
                 continue
-            batch.append(TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention))
-        return batch, rejected
+            item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
+            judged = self.checks.judged_for_agent(turn.agent.id)
+            if judged:
+                plan = plan_turn(
+                    turn,
+                    judged,
+                    configured=self.judging.configured if self.judging else frozenset(),
+                    room=room - len(jobs),
+                    now=now,
+                    retention=self.retention,
+                    deadline_s=self.judging.deadline_s if self.judging else 0.0,
+                )
+                item.results.extend(plan.results)
+                item.pending.extend(job.pending for job in plan.jobs)
+                jobs.extend(plan.jobs)
+            batch.append(item)
+        return batch, rejected, jobs
 
     async def _store(self, batch: list[TurnResults]) -> SaveReport:
         delay_s = self.retry.first_s

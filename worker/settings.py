@@ -34,6 +34,19 @@ class Settings(BaseSettings):
     outbox_interval_s: float = Field(default=1.0, gt=0)
     store_retry_max_s: float = Field(default=30.0, gt=0)
     shutdown_timeout_s: float = Field(default=30.0, gt=0)
+    judges: str | None = Field(
+        default=None,
+        description="Judge models: inline JSON, or a YAML/JSON file; see worker/judge/config.py.",
+    )
+    judge_queue_max: int = Field(
+        default=1000,
+        ge=1,
+        description="Judgements held in memory; past it a sampled turn is errored.",
+    )
+    judge_workers: int = Field(default=16, ge=1, le=1024)
+    judge_deadline_s: float = Field(
+        default=120.0, gt=0, description="How long one judgement may take, retries included."
+    )
 
     @field_validator("checks", mode="before")
     @classmethod

@@ -9,19 +9,23 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import ValidationError
 
 from schemas.checkfile import CheckFile
+from schemas.judged import JudgeCheck, RubricCheck
 from schemas.turn import Turn
 from worker.checks import does_not_contain, facts, pattern, sensitive_data
 from worker.checks.budget import Budget
 from worker.checks.result import Outcome
 from worker.errors import CheckDefinitionError
+
+if TYPE_CHECKING:
+    from worker.judge.kinds import CompiledJudged
 
 COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "pattern": pattern.compile_check,
@@ -44,15 +48,24 @@ class CompiledCheck:
 
 @dataclass(frozen=True, slots=True)
 class CheckSet:
-    """Every loaded check, by the agent whose turns it applies to."""
+    """Every loaded check, by the agent whose turns it applies to: rule checks, which
+    run in the pipeline on every turn, and judged checks, which a judge decides."""
 
     by_agent: dict[str, tuple[CompiledCheck, ...]]
+    judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
 
     def for_agent(self, agent_id: str) -> tuple[CompiledCheck, ...]:
         return self.by_agent.get(agent_id, ())
 
+    def judged_for_agent(self, agent_id: str) -> tuple[CompiledJudged, ...]:
+        return self.judged_by_agent.get(agent_id, ())
+
+    @property
+    def has_judged(self) -> bool:
+        return any(self.judged_by_agent.values())
+
     def __len__(self) -> int:
-        return sum(len(checks) for checks in self.by_agent.values())
+        return sum(map(len, self.by_agent.values())) + sum(map(len, self.judged_by_agent.values()))
 
 
 def check_version(definition: dict[str, Any]) -> str:
@@ -61,12 +74,23 @@ def check_version(definition: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:12]
 
 
-def check_set(*files: CheckFile, source: str = "<inline>") -> CheckSet:
-    """Compile validated check files; names must be unique per agent across files."""
+def check_set(
+    *files: CheckFile, source: str = "<inline>", base_dir: Path | None = None
+) -> CheckSet:
+    """Compile validated check files; names must be unique per agent across files.
+
+    ``base_dir``: where a judged check's ``template`` path is looked up.
+    """
+    return _build([(f, base_dir) for f in files], source)
+
+
+def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> CheckSet:
     by_agent: dict[str, list[CompiledCheck]] = {}
-    for check_file in files:
+    judged_by_agent: dict[str, list[CompiledJudged]] = {}
+    for check_file, base_dir in files:
         checks = by_agent.setdefault(check_file.agent, [])
-        taken = {c.name for c in checks}
+        judged = judged_by_agent.setdefault(check_file.agent, [])
+        taken = {c.name for c in checks} | {c.name for c in judged}
         for definition in check_file.checks:
             if definition.name in taken:
                 raise CheckDefinitionError(
@@ -76,20 +100,41 @@ def check_set(*files: CheckFile, source: str = "<inline>") -> CheckSet:
                     "name",
                     f"check name is already used for agent {check_file.agent!r}",
                 )
-            checks.append(_compile(definition))
-    return CheckSet({agent: tuple(checks) for agent, checks in by_agent.items()})
+            version = check_version(definition.model_dump(mode="json", exclude_defaults=True))
+            if isinstance(definition, JudgeCheck | RubricCheck):
+                judged.append(_compile_judged(definition, version, base_dir, source))
+            else:
+                checks.append(_compile(definition, version))
+    return CheckSet(
+        {agent: tuple(checks) for agent, checks in by_agent.items() if checks},
+        {agent: tuple(checks) for agent, checks in judged_by_agent.items() if checks},
+    )
 
 
 def load_checks(paths: Iterable[Path]) -> CheckSet:
     """Load check files, or every ``*.yaml``/``*.yml`` in a folder; files may share an agent."""
     files = _expand(paths)
-    return check_set(*(parse_check_file(path) for path in files), source=", ".join(map(str, files)))
+    parsed = [(parse_check_file(path), path.parent) for path in files]
+    return _build(parsed, ", ".join(map(str, files)))
 
 
-def _compile(definition: Any) -> CompiledCheck:
+def _compile_judged(
+    definition: JudgeCheck | RubricCheck, version: str, base_dir: Path | None, source: str
+) -> CompiledJudged:
+    # Imported here: the judge package builds on worker.checks, which imports this module.
+    from worker.judge.kinds import compile_judged
+    from worker.judge.prompts import PromptError
+
+    try:
+        return compile_judged(definition, version, base_dir)
+    except PromptError as exc:
+        raise CheckDefinitionError(source, None, definition.name, exc.field, exc.message) from None
+
+
+def _compile(definition: Any, version: str) -> CompiledCheck:
     return CompiledCheck(
         name=definition.name,
-        version=check_version(definition.model_dump(mode="json", exclude_defaults=True)),
+        version=version,
         kind=definition.kind,
         stage=definition.stage,
         mode=definition.mode,

@@ -1,0 +1,237 @@
+"""The judge client over HTTP: one pooled ``httpx.AsyncClient``, one adapter per provider.
+
+Contract of ``HttpJudgeClient.complete``:
+
+* the overall deadline is ``min(deadline_s, endpoint.deadline_s)`` seconds from
+  the call; waiting for a free slot, every attempt and every backoff count
+  against it. One attempt lasts at most ``endpoint.timeout_s``, never past it;
+* at most ``endpoint.max_concurrency`` requests per configured model are in
+  flight; the slot is released while backing off;
+* retried while the deadline allows: HTTP 429, 408 and 5xx (``Retry-After``
+  honoured, in seconds or as an HTTP date; else exponential backoff with
+  jitter), timeouts, connection errors, and a malformed 2xx body once
+  (``RetryPolicy.malformed_retries``: a proxy that cut the body short is the
+  usual cause; a second one means the endpoint does not speak the provider's
+  format). When the next wait would pass the deadline: ``JudgeUnavailable``;
+* ``JudgeRejected`` at once, without retry: an unknown model, a missing key
+  variable, a URL or header httpx cannot send, any other non-2xx status.
+
+Every httpx exception is translated here. Logs name the model, status codes and
+attempt counts, never bodies, prompts or keys. Proxy variables are not read
+(``trust_env=False``): only the settings module reads the environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC
+from email.utils import parsedate_to_datetime
+from typing import Any, Protocol
+
+import httpx
+
+from worker.judge import anthropic_api, openai_api
+from worker.judge.config import JudgeEndpoint
+from worker.judge.types import JudgeRejected, JudgeReply, JudgeRequest, JudgeUnavailable
+
+log = logging.getLogger(__name__)
+
+RETRYABLE_STATUSES = frozenset({408, 429})  # and every 5xx
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Backoff between attempts: ``first_backoff_s * 2**(n-1)``, capped, with jitter."""
+
+    first_backoff_s: float = 0.5
+    max_backoff_s: float = 8.0
+    malformed_retries: int = 1
+
+    def backoff_s(self, attempt: int) -> float:
+        """The wait after failed attempt ``attempt`` (1-based): half fixed, half random."""
+        ceiling = min(self.max_backoff_s, self.first_backoff_s * 2.0 ** (attempt - 1))
+        # Jitter spreads the retries of many workers hit by the same outage.
+        return ceiling * (0.5 + random.random() / 2)
+
+
+DEFAULT_RETRY = RetryPolicy()
+
+
+class _Provider(Protocol):
+    def request(
+        self, name: str, endpoint: JudgeEndpoint, judge_request: JudgeRequest, key: str | None
+    ) -> tuple[str, dict[str, str], dict[str, Any]]: ...
+
+    def parse(self, body: bytes) -> JudgeReply | None: ...
+
+
+_PROVIDERS: dict[str, _Provider] = {"openai": openai_api, "anthropic": anthropic_api}
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """A failed attempt worth retrying; ``last`` is safe to store."""
+
+    last: str
+    retry_after_s: float | None = None
+    malformed: bool = False
+
+
+class HttpJudgeClient:
+    """A ``JudgeClient`` over HTTP. Call ``aclose()`` when done; safe to call twice."""
+
+    def __init__(
+        self,
+        endpoints: Mapping[str, JudgeEndpoint],
+        environ: Mapping[str, str] | None = None,
+        *,
+        retry: RetryPolicy = DEFAULT_RETRY,
+    ) -> None:
+        self._endpoints = dict(endpoints)
+        self._environ = os.environ if environ is None else environ
+        self._retry = retry
+        self._slots = {
+            name: asyncio.Semaphore(endpoint.max_concurrency)
+            for name, endpoint in self._endpoints.items()
+        }
+        self._client: httpx.AsyncClient | None = None
+
+    async def __aenter__(self) -> HttpJudgeClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool; a later ``complete`` opens a new one."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
+
+    async def complete(self, request: JudgeRequest, *, deadline_s: float) -> JudgeReply:
+        """Ask the judge; see the module docstring for what is retried and what raises."""
+        endpoint = self._endpoints.get(request.model)
+        if endpoint is None:
+            raise JudgeRejected(f"No judge is configured for model {request.model!r}.")
+        provider = _PROVIDERS[endpoint.provider]
+        url, headers, body = provider.request(request.model, endpoint, request, self._key(endpoint))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(deadline_s, endpoint.deadline_s)
+        slot = self._slots[request.model]
+        last, malformed, attempt = "no free slot", 0, 0
+        while True:
+            attempt += 1
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await slot.acquire()
+            except TimeoutError:
+                raise JudgeUnavailable(_late(last)) from None
+            try:
+                outcome = await self._attempt(provider, endpoint, url, headers, body, deadline)
+            finally:
+                slot.release()
+            if isinstance(outcome, JudgeReply):
+                return outcome
+            last = outcome.last
+            malformed += outcome.malformed
+            if malformed > self._retry.malformed_retries:
+                log.warning("judge %s: malformed response, attempt %d", request.model, attempt)
+                raise JudgeUnavailable("The judge's response was malformed.")
+            wait_s = outcome.retry_after_s
+            if wait_s is None:
+                wait_s = self._retry.backoff_s(attempt)
+            if loop.time() + wait_s >= deadline:
+                log.warning("judge %s: %s, attempt %d, deadline", request.model, last, attempt)
+                raise JudgeUnavailable(_late(last))
+            log.info(
+                "judge %s: %s, attempt %d, retry in %.2fs", request.model, last, attempt, wait_s
+            )
+            await asyncio.sleep(wait_s)
+
+    async def _attempt(
+        self,
+        provider: _Provider,
+        endpoint: JudgeEndpoint,
+        url: str,
+        headers: dict[str, str],
+        body: dict[str, Any],
+        deadline: float,
+    ) -> JudgeReply | _Failure:
+        """One POST within its time budget: a reply, a retryable failure, or JudgeRejected."""
+        loop = asyncio.get_running_loop()
+        end = min(loop.time() + endpoint.timeout_s, deadline)
+        try:
+            # httpx's timeout bounds each phase; timeout_at bounds the whole attempt.
+            async with asyncio.timeout_at(end):
+                response = await self._http().post(
+                    url, headers=headers, json=body, timeout=max(end - loop.time(), 0.001)
+                )
+        except (TimeoutError, httpx.TimeoutException):
+            return _Failure("timeout")
+        except (httpx.InvalidURL, httpx.UnsupportedProtocol, httpx.LocalProtocolError):
+            raise JudgeRejected(
+                "The judge's request could not be sent (check its base_url)."
+            ) from None
+        except httpx.DecodingError:
+            return _Failure("malformed response", malformed=True)
+        except httpx.HTTPError:
+            return _Failure("connection error")
+        status = response.status_code
+        if 200 <= status < 300:
+            reply = provider.parse(response.content)
+            return reply if reply is not None else _Failure("malformed response", malformed=True)
+        if status in RETRYABLE_STATUSES or status >= 500:
+            return _Failure(f"HTTP {status}", _retry_after_s(response.headers.get("retry-after")))
+        raise JudgeRejected(f"The judge refused the request (HTTP {status}).")
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            slots = max(1, sum(endpoint.max_concurrency for endpoint in self._endpoints.values()))
+            self._client = httpx.AsyncClient(
+                limits=httpx.Limits(max_connections=slots, max_keepalive_connections=slots),
+                trust_env=False,
+                follow_redirects=False,
+            )
+        return self._client
+
+    def _key(self, endpoint: JudgeEndpoint) -> str | None:
+        """The endpoint's key, read now so a rotated key is picked up; None: no key needed."""
+        if endpoint.api_key_env is None:
+            return None
+        key = self._environ.get(endpoint.api_key_env, "").strip()
+        if not key:
+            raise JudgeRejected(f"The judge's key variable {endpoint.api_key_env} is not set.")
+        # httpx would echo a bad header value in its error; refuse it here without the value.
+        if not (key.isascii() and key.isprintable()):
+            raise JudgeRejected(f"The judge's key variable {endpoint.api_key_env} is not a key.")
+        return key
+
+
+_UNSENDABLE = "The judge's request could not be sent (check its base_url)."
+
+
+def _late(last: str) -> str:
+    return f"The judge did not answer before the deadline (last: {last})."
+
+
+def _retry_after_s(value: str | None) -> float | None:
+    """``Retry-After`` in seconds from now: delay-seconds or an HTTP date; None if absent or bad."""
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # "-0000": HTTP dates are GMT anyway
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, when.timestamp() - time.time())

@@ -1,0 +1,123 @@
+"""Decide, for one turn, which judged checks to ask a judge and which cannot be asked.
+
+Background checks judge a deterministic sample of output turns stored on a
+thread; block-mode judged checks judge every turn. A check whose judge model
+cannot be known (a router without a judge model, no model at all) or is not
+configured is decided here and now as ``errored``, never skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from schemas.turn import Turn
+from worker.checks.result import CheckResult, Outcome
+from worker.judge.kinds import CompiledJudged
+from worker.judge.sampling import in_sample
+from worker.judge.types import JudgeRequest
+from worker.store import PendingJudgement, TurnRef
+
+BACKLOG_FULL = "The judge backlog was full; the turn was not judged."
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeJob:
+    """A judgement to make: the prompt is rendered, so the turn itself is not held."""
+
+    turn: TurnRef
+    check: CompiledJudged
+    request: JudgeRequest
+    expires_at: datetime
+    pending: PendingJudgement
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.pending.key
+
+
+@dataclass(slots=True)
+class TurnPlan:
+    results: list[CheckResult] = field(default_factory=list)
+    jobs: list[JudgeJob] = field(default_factory=list)
+
+
+def judged_result(
+    check: CompiledJudged,
+    outcome: Outcome,
+    usage: dict[str, int] | None = None,
+    answers: dict[str, dict[str, object]] | None = None,
+) -> CheckResult:
+    return CheckResult(
+        check=check.name,
+        check_version=check.version,
+        kind=check.kind,
+        stage=check.stage,
+        mode=check.mode,
+        verdict=outcome.verdict,
+        reason=outcome.reason,
+        score=outcome.score,
+        usage=usage,
+        answers=answers,
+    )
+
+
+def judge_model(turn: Turn, check: CompiledJudged) -> str | Outcome:
+    """The model to ask, or why none can be asked."""
+    if check.judge_model:
+        return check.judge_model
+    model = turn.agent.model
+    if not model:
+        return Outcome.errored("The turn names no model and the check names no judge model.")
+    if model.startswith("router:"):
+        return Outcome.errored(
+            "The turn ran on a router, so the check needs a judge model of its own."
+        )
+    return model
+
+
+def _sampled(turn: Turn, check: CompiledJudged) -> bool:
+    """Background judging reads only turns stored on a thread, and a sample of those."""
+    return turn.thread_id is not None and in_sample(turn.turn_id, check.name, check.sample_rate)
+
+
+def plan_turn(
+    turn: Turn,
+    checks: Sequence[CompiledJudged],
+    *,
+    configured: Container[str],
+    room: int,
+    now: datetime,
+    retention: timedelta,
+    deadline_s: float,
+    sample: bool = True,
+) -> TurnPlan:
+    """``room``: how many more jobs memory may hold; past it, a sampled turn is errored."""
+    plan = TurnPlan()
+    ref = TurnRef.of(turn)
+    for check in checks:
+        judged_now = not sample or check.mode != "background"
+        if not judged_now and not _sampled(turn, check):
+            continue
+        model = judge_model(turn, check)
+        if isinstance(model, Outcome):
+            plan.results.append(judged_result(check, model))
+        elif model not in configured:
+            reason = f"No judge is configured for model '{model}'."
+            plan.results.append(judged_result(check, Outcome.errored(reason)))
+        elif len(plan.jobs) >= room:
+            plan.results.append(judged_result(check, Outcome.errored(BACKLOG_FULL)))
+        else:
+            pending = PendingJudgement(
+                ref,
+                check.name,
+                check.version,
+                check.kind,
+                check.stage,
+                check.mode,
+                now + timedelta(seconds=deadline_s),
+            )
+            request = check.request(turn, model)
+            plan.jobs.append(JudgeJob(ref, check, request, turn.created_at + retention, pending))
+    return plan

@@ -1,0 +1,267 @@
+"""The judge's prompt: the jinja2 templates that put a check and a turn into words.
+
+A template's context is the check's own words (rule or questions) and what
+``worker.judge.views`` takes from the turn, nothing else: no template, shipped or
+overridden, can show the judge more of the turn than the views give it.
+
+A template defines two blocks, ``system`` and ``user``. ``system`` holds only
+what the check's author wrote (rule, questions, reply format); ``user`` holds
+the turn's texts. A template that cannot be read, parsed or rendered is refused
+when the check is compiled: ``PromptError``, which the check loader turns into a
+``CheckDefinitionError``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from schemas.judged import Criterion, JudgeCheck, RubricCheck
+from schemas.turn import Turn
+from worker.errors import TurncheckError
+from worker.judge.views import FIELD_VIEWS, judge_view
+
+
+class PromptError(TurncheckError):
+    """A check's prompt cannot be built; the message names the template and line."""
+
+    def __init__(self, message: str, field: str = "template") -> None:
+        self.message, self.field = message, field
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    good: tuple[str, ...] = ()
+    """What the text must do."""
+    bad: tuple[str, ...] = ()
+    """What the text must not do."""
+
+
+CRITERIA: dict[Criterion, Rule] = {
+    "correct_format": Rule(
+        good=(
+            "Uses the format the customer asked for, if they asked for one:"
+            " a list, a table, steps, a length or a language.",
+            "Is complete: it does not stop in the middle of a sentence, list or code block.",
+        ),
+        bad=(
+            "Has broken formatting: an unclosed code fence, a broken table or list,"
+            " stray markdown symbols.",
+            "Has leftover placeholders, such as {name}, [INSERT DATE] or TODO.",
+            "Shows text meant for a machine, not the customer: raw JSON, HTML,"
+            " tool-call syntax or internal notes.",
+        ),
+    ),
+    "polite_tone": Rule(
+        good=(
+            "Is courteous and respectful to the customer,"
+            " also when it refuses or the customer is rude.",
+        ),
+        bad=(
+            "Insults, mocks, blames or talks down to the customer.",
+            "Is sarcastic, curt or dismissive about the customer's problem.",
+        ),
+    ),
+    "no_made_up_facts": Rule(
+        good=(
+            "States as fact only what the customer said, what is common knowledge, or what"
+            " the agent could have looked up for this customer.",
+        ),
+        bad=(
+            "Contradicts what the customer said.",
+            "Contradicts itself.",
+            "Gives specifics that look invented rather than looked up: links, citations,"
+            " quotations or statistics that no lookup for this customer would return.",
+        ),
+    ),
+}
+"""The built-in criteria, for the answer on ``stage: output``. The judge does not see
+the agent's sources, so the texts ask only what the answer itself can show."""
+
+JUDGE_TEMPLATES = {"output": "judge_output.j2", "input": "judge_input.j2"}
+RUBRIC_TEMPLATE = "rubric.j2"
+BLOCKS = ("system", "user")
+
+# Section tags the shipped templates put around the turn's texts.
+_TAGS = (
+    "customer_message|answer|caller_text|text|conversation|message|sources|source"
+    "|tool_results|tool_result|instructions|input"
+)
+_CLOSING_TAG = re.compile(rf"</(?=(?:{_TAGS})\b)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    id: str
+    type: str
+    text: str
+    answers: tuple[str, ...]
+    """Allowed answers, exactly; a scale's run worst to best."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A check's compiled prompt: ``render(turn)`` gives the system and user parts."""
+
+    template: jinja2.Template
+    source: str
+    fixed: Mapping[str, object]
+    view: Callable[[Turn], dict[str, object]]
+
+    def render(self, turn: Turn) -> tuple[str, str]:
+        """Raises ``PromptError`` naming the template and the error's type, not the text."""
+        try:
+            return self.parts(turn)
+        except Exception as exc:  # a template may raise anything; the caller records one error
+            raise PromptError(f"{self.source}: cannot render: {type(exc).__name__}") from None
+
+    def parts(self, turn: Turn) -> tuple[str, str]:
+        context = self.template.new_context({**self.fixed, **self.view(turn)})
+        system, user = ("".join(self.template.blocks[b](context)).strip() for b in BLOCKS)
+        return system, user
+
+
+def judge_prompt(definition: JudgeCheck, base_dir: Path | None = None) -> Prompt:
+    if definition.criteria is not None:
+        if definition.stage != "output":
+            raise PromptError(
+                "built-in criteria judge the answer; an input check needs its own 'rule'",
+                field="criteria",
+            )
+        rule = CRITERIA[definition.criteria]
+    else:
+        assert definition.rule is not None  # the schema holds exactly one of the two
+        rule = Rule(tuple(definition.rule.good), tuple(definition.rule.bad))
+    stage = definition.stage
+    return _compile(
+        definition,
+        base_dir,
+        JUDGE_TEMPLATES[stage],
+        {"rule": rule, "criterion": definition.criteria},
+        lambda turn: judge_view(turn, stage),
+    )
+
+
+def rubric_prompt(definition: RubricCheck, base_dir: Path | None = None) -> Prompt:
+    fields = tuple(dict.fromkeys(definition.fields))
+    questions = [Question(q.id, q.type, q.text, tuple(q.answers)) for q in definition.questions]
+
+    def view(turn: Turn) -> dict[str, object]:
+        return {field: FIELD_VIEWS[field](turn) for field in fields}
+
+    fixed = {
+        "fields": list(fields),
+        "questions": questions,
+        "verdict_question": definition.verdict.question,
+    }
+    return _compile(definition, base_dir, RUBRIC_TEMPLATE, fixed, view)
+
+
+def _compile(
+    definition: JudgeCheck | RubricCheck,
+    base_dir: Path | None,
+    shipped: str,
+    fixed: Mapping[str, object],
+    view: Callable[[Turn], dict[str, object]],
+) -> Prompt:
+    env = environment()
+    if definition.template is None:
+        source, template = shipped, env.get_template(shipped)
+    else:
+        source, template = _load_override(env, definition, base_dir)
+    prompt = Prompt(template, source, fixed, view)
+
+    def refuse(line: int | None, message: str) -> PromptError:
+        where = f"{source}:{line}" if line is not None else source
+        return PromptError(f"{where}: {message}")
+
+    missing = [b for b in BLOCKS if b not in template.blocks]
+    if missing:
+        raise refuse(None, f"the template must define the blocks {BLOCKS}; missing {missing}")
+    for turn in _probe_turns():
+        try:
+            prompt.parts(turn)
+        except Exception as exc:  # a template may raise anything; refuse it now, not per turn
+            detail = f"{type(exc).__name__}: {exc}"
+            raise refuse(getattr(exc, "lineno", None), f"cannot render: {detail}") from None
+    return prompt
+
+
+def _load_override(
+    env: jinja2.Environment, definition: JudgeCheck | RubricCheck, base_dir: Path | None
+) -> tuple[str, jinja2.Template]:
+    assert definition.template is not None
+    path = Path(definition.template)
+    if not path.is_absolute():
+        path = (base_dir or Path.cwd()) / path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PromptError(f"{path}: cannot read the template: {exc}") from None
+    try:
+        return str(path), env.from_string(text)
+    except jinja2.TemplateSyntaxError as exc:
+        raise PromptError(f"{path}:{exc.lineno}: not a valid template: {exc.message}") from None
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The shipped templates; autoescape off because a prompt is not HTML."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("worker.judge", "templates"),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["quoted"] = quoted
+    env.filters["json"] = _json
+    return env
+
+
+def quoted(text: object) -> str:
+    """A turn's text as data: it cannot close the section it stands in."""
+    return _CLOSING_TAG.sub("<\\\\/", str(text))
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@functools.cache
+def _probe_turns() -> tuple[Turn, ...]:
+    """A full and an empty turn: every branch a template takes on real turns."""
+    base: dict[str, Any] = {
+        "schema": "turn.stored/v1",
+        "turn_id": "probe",
+        "agent": {"id": "probe", "version": 1},
+        "created_at": "2026-01-01T00:00:00Z",
+        "output": {"text": "probe answer"},
+    }
+    full = {
+        **base,
+        "input": {
+            "messages": [{"role": "user", "content": "probe"}],
+            "prompt_variables": {"probe": "probe"},
+            "transcript": "probe",
+        },
+        "instructions": "probe",
+        "knowledge": [{"source": "probe", "content": "probe"}],
+        "history": [{"role": "assistant", "name": "probe", "content": "probe"}],
+        "rounds": [
+            {
+                "tool_calls": [{"id": "c1", "name": "probe"}],
+                "tool_results": [{"call_id": "c1", "content": {"probe": 1}}],
+            }
+        ],
+    }
+    return Turn.model_validate(full), Turn.model_validate(base)

@@ -1,0 +1,176 @@
+"""Judge sampled turns in the background, bounded in memory, losing none.
+
+The consumer hands over jobs only after their turn's rule results and pending
+judgements are committed, and only as many as ``capacity`` allows (the rest
+were already stored as errored by the planner). Workers ask the judge (the
+client bounds concurrency per endpoint), turn the reply into a result and
+store it, replacing the pending judgement. A job past its deadline is stored
+as ``errored``. A sweep turns pending judgements whose deadline passed long
+ago, left by a worker that died, into ``errored`` results too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from worker.checks import CheckResult
+from worker.checks.result import Outcome
+from worker.errors import StoreUnavailable
+from worker.judge.kinds import JudgedDecision
+from worker.judge.plan import JudgeJob, judged_result
+from worker.judge.types import JudgeClient, JudgeError
+from worker.store import PendingJudgement, TurnRef
+
+log = logging.getLogger(__name__)
+
+TOO_LATE = "The judge did not answer before the deadline."
+ABANDONED = "The judgement was abandoned: the worker holding it stopped before the judge answered."
+
+
+class JudgedStore(Protocol):
+    async def save_judged(
+        self, turn: TurnRef, result: CheckResult, expires_at: datetime, now: datetime
+    ) -> bool: ...
+
+    async def overdue_judgements(
+        self, now: datetime, limit: int = 200
+    ) -> list[tuple[PendingJudgement, datetime]]: ...
+
+
+class JudgeRunner:
+    def __init__(
+        self,
+        client: JudgeClient,
+        store: JudgedStore,
+        clock: Callable[[], datetime],
+        *,
+        capacity: int = 1000,
+        workers: int = 16,
+        deadline_s: float = 120.0,
+        sweep_every_s: float = 30.0,
+        sweep_grace_s: float = 60.0,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.clock = clock
+        self.capacity = capacity
+        self.deadline_s = deadline_s
+        self.sweep_every_s = sweep_every_s
+        self.sweep_grace_s = sweep_grace_s
+        self._workers = workers
+        self._queue: asyncio.Queue[tuple[JudgeJob, float]] = asyncio.Queue()
+        self._held: set[tuple[str, str, str]] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def room(self) -> int:
+        """How many more jobs may be handed over now."""
+        return max(self.capacity - len(self._held), 0)
+
+    @property
+    def held(self) -> int:
+        return len(self._held)
+
+    def submit(self, jobs: Sequence[JudgeJob]) -> None:
+        deadline = time.monotonic() + self.deadline_s
+        for job in jobs:
+            if job.key in self._held:
+                continue
+            self._held.add(job.key)
+            self._queue.put_nowait((job, deadline))
+        if self._held:
+            self._idle.clear()
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._work()) for _ in range(self._workers)]
+        self._tasks.append(asyncio.create_task(self._sweep_forever()))
+
+    async def join(self) -> None:
+        """Wait until every job handed over is stored."""
+        await self._idle.wait()
+
+    async def stop(self) -> None:
+        """Stop at once; jobs still held stay pending and the sweep settles them later."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    async def _work(self) -> None:
+        while True:
+            job, deadline = await self._queue.get()
+            try:
+                result = await self._judge(job, deadline)
+                await self._store(job.turn, result, job.expires_at)
+            finally:
+                self._held.discard(job.key)
+                if not self._held:
+                    self._idle.set()
+
+    async def _judge(self, job: JudgeJob, deadline: float) -> CheckResult:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return judged_result(job.check, Outcome.errored(TOO_LATE))
+        try:
+            reply = await self.client.complete(job.request, deadline_s=remaining)
+        except JudgeError as exc:
+            log.warning("judge failed check=%s turn_id=%s", job.check.name, job.turn.turn_id)
+            return judged_result(job.check, Outcome.errored(exc.reason))
+        try:
+            decision: JudgedDecision = job.check.decide(reply)
+        except Exception as exc:  # a bug in one check must not stop the runner
+            log.error("judged check crashed check=%s error=%s", job.check.name, type(exc).__name__)
+            return judged_result(job.check, Outcome.errored("The judged check could not run."))
+        answers: dict[str, dict[str, object]] = {
+            a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
+        }
+        return judged_result(job.check, decision.outcome, reply.usage.as_dict(), answers or None)
+
+    async def _store(self, turn: TurnRef, result: CheckResult, expires_at: datetime) -> None:
+        delay_s = 0.5
+        while True:
+            try:
+                await self.store.save_judged(turn, result, expires_at, self.clock())
+                return
+            except StoreUnavailable:
+                log.warning("store unavailable for a judged result retry_in_s=%.1f", delay_s)
+                await asyncio.sleep(delay_s)
+                delay_s = min(delay_s * 2, 30.0)
+
+    async def sweep(self) -> int:
+        """Store overdue pending judgements this runner does not hold as errored."""
+        cutoff = self.clock() - timedelta(seconds=self.sweep_grace_s)
+        swept = 0
+        for pending, expires_at in await self.store.overdue_judgements(cutoff):
+            if pending.key in self._held:
+                continue
+            result = CheckResult(
+                pending.check,
+                pending.check_version,
+                pending.kind,
+                pending.stage,
+                pending.mode,
+                Outcome.errored(ABANDONED).verdict,
+                ABANDONED,
+            )
+            swept += await self.store.save_judged(pending.turn, result, expires_at, self.clock())
+        return swept
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            try:
+                swept = await self.sweep()
+                if swept:
+                    log.warning("abandoned judgements stored as errored count=%d", swept)
+            except StoreUnavailable:
+                pass
+            await asyncio.sleep(self.sweep_every_s)
