@@ -35,9 +35,10 @@ from worker.checks.sensitive.context import DetectorContext
 # digit ("DE89 3704 ...", "A1 4111 ...": an IBAN or some reference).
 _RUN = regex.compile(
     r"""
-    (?=[0-9])  # cheap first test: the lookbehind then runs at digits only
     (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]|[A-Za-z]{2}[0-9]{2}(?:\ [0-9A-Za-z]{4})*\ )
-    [0-9]++(?:[\ \-][0-9]++)*+
+    # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
+    # from skipping ahead to the next digit.
+    [0-9][0-9]*+(?:[\ \-][0-9]++)*+
     """,
     regex.VERBOSE,
 )
@@ -87,11 +88,11 @@ def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     for match in _RUN.finditer(text):
         ctx.budget.check()
         start, end = match.span()
+        if end - start < 13:  # fewer than 13 digits, separators or not
+            continue
         if _GLUED_AFTER.match(text, end):
             continue
         run = match.group()
-        if len(run) < 13:  # fewer than 13 digits, separators or not
-            continue
         groups = regex.split(r"[ \-]", run)
         separators = {run[i] for i in range(len(run)) if run[i] in " -"}
         if len(separators) > 1:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import regex
 
 from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords
+from worker.checks.sensitive.nearby import Keywords, overlaps
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
@@ -94,10 +94,19 @@ def _birth_label(text: str, start: int, end: int, previous_end: int) -> bool:
 
 def find_date_of_birth(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of dates written as dates of birth; see the module docstring."""
+    # Only a date with a birth word within its label windows can count: most
+    # texts have none, and then the scan below is skipped.
+    labels = BIRTH_WORDS.all_in(text)
+    if not labels:
+        return
     previous_end = 0
     for match in _DATE.finditer(text):
         ctx.budget.check()
         start, end = match.span()
-        if _day_month_ok(match) and _birth_label(text, start, end, previous_end):
+        if (
+            overlaps(labels, start - 50, end + 40)
+            and _day_month_ok(match)
+            and _birth_label(text, start, end, previous_end)
+        ):
             yield start, end
         previous_end = end

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 import regex
 
 from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, label_is
+from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 _DL = regex.compile(
     r"""
@@ -96,8 +96,15 @@ def _plausible(letters: str, groups: tuple[int, ...]) -> bool:
 
 def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of driver's license numbers; see the module docstring for what counts."""
+    # Only a number with a license word within its label windows can count:
+    # most texts have none, and then the scan below is skipped.
+    labels = LICENSE_WORDS.all_in(text)
+    if not labels:
+        return
     for match in _DL.finditer(text):
         ctx.budget.check()
+        if not overlaps(labels, match.start() - 60, match.end() + 40):
+            continue
         letters = match.group("letters") or ""
         start, end = match.span()
         digits = match.group()[len(letters) :]

@@ -15,6 +15,7 @@ is optional and may be curly ("drivers license", "driver\N{RIGHT SINGLE QUOTATIO
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 import regex
@@ -37,10 +38,16 @@ def _phrase(phrase: str) -> str:
     return "".join(parts).replace(r"[\s\-]+[\s\-]+", r"[\s\-]+")
 
 
+def _needle(phrase: str) -> str:
+    """The longest piece of ``phrase`` that ``_phrase`` matches literally, case-folded."""
+    pieces = "".join(" " if ch.isspace() or ch in _APOSTROPHES else ch for ch in phrase)
+    return max(pieces.split(), key=len).casefold()
+
+
 class Keywords:
     """A compiled set of whole-word keywords; immutable and safe to share."""
 
-    __slots__ = ("_longest", "_pattern")
+    __slots__ = ("_longest", "_needles", "_pattern")
 
     def __init__(self, phrases: Iterable[str]) -> None:
         words = sorted({p.strip() for p in phrases if p.strip()}, key=len, reverse=True)
@@ -50,9 +57,27 @@ class Keywords:
         self._pattern = regex.compile(
             rf"(?<!\p{{L}})(?:{alternation})(?!\p{{L}})", regex.IGNORECASE
         )
+        # Every match holds, case-folded, the longest literal piece of its phrase:
+        # a substring test for these rules most texts out before any regex runs.
+        needles = {_needle(w) for w in words}
+        # One needle inside another ("ss" in "ssn") makes the longer one redundant.
+        self._needles = tuple(n for n in needles if not any(o != n and o in n for o in needles))
         # A keyword's printed length can exceed its phrase's (runs of spaces);
         # twice the phrase is a generous bound for the scan margins below.
         self._longest = 2 * len(words[0]) + 8
+
+    def all_in(self, text: str) -> list[tuple[int, int]]:
+        """Every keyword of ``text``, in order; ``[]`` at once when none can be there.
+
+        Each keyword found in a part of ``text`` (``near``, ``last_in``,
+        ``first_in``) overlaps one of these, so a span with none of them within
+        its windows has no label of this set.
+        """
+        # The regex matches "İ" (U+0130) as "i", which case-folds to "i" + U+0307.
+        folded = text.casefold().replace("\u0307", "")
+        if not any(needle in folded for needle in self._needles):
+            return []
+        return [m.span() for m in self._pattern.finditer(text)]
 
     def _spans(self, text: str, lo: int, hi: int) -> list[tuple[int, int]]:
         """Keywords that start and end inside ``text[lo:hi]``, in order."""
@@ -86,6 +111,12 @@ class Keywords:
         """Start offset of the first keyword wholly inside ``text[lo:hi]``; -1 if none."""
         spans = self._spans(text, lo, hi)
         return spans[0][0] if spans else -1
+
+
+def overlaps(spans: list[tuple[int, int]], lo: int, hi: int) -> bool:
+    """Whether one of ``spans`` (in order, not overlapping, from ``all_in``) overlaps ``lo:hi``."""
+    i = bisect_left(spans, (hi,))
+    return i > 0 and spans[i - 1][1] > lo
 
 
 _LAST_NUMBER = regex.compile(r"[0-9]{3,}", regex.REVERSE)

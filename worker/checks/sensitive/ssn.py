@@ -26,7 +26,7 @@ from collections.abc import Iterator
 import regex
 
 from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, label_is
+from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 # Escaped: it goes inside character classes, where a bare "-" makes a range.
 _DASH = "\\-\u2010\u2011\u2012\u2013"
@@ -36,11 +36,13 @@ _DASH = "\\-\u2010\u2011\u2012\u2013"
 # A "+" glued before it means a phone number.
 _SSN = regex.compile(
     rf"""
-    (?=[0-9])  # cheap first test: the lookbehind then runs at digits only
     (?<![0-9A-Za-z+]|[0-9][.,/:{_DASH} ])
+    # The area first, outside the alternation: a pattern that starts with a
+    # plain character class lets the engine skip to the next digit.
+    (?P<area>[0-9]{{3}})
     (?:
-        (?P<area>[0-9]{{3}})(?P<sep>[{_DASH} .])(?P<group>[0-9]{{2}})(?P=sep)(?P<serial>[0-9]{{4}})
-      | (?P<barea>[0-9]{{3}})(?P<bgroup>[0-9]{{2}})(?P<bserial>[0-9]{{4}})
+        (?P<sep>[{_DASH} .])(?P<group>[0-9]{{2}})(?P=sep)(?P<serial>[0-9]{{4}})
+      | (?P<bgroup>[0-9]{{2}})(?P<bserial>[0-9]{{4}})
     )
     (?![0-9A-Za-z]|[.,/:{_DASH} ][0-9])
     """,
@@ -105,11 +107,13 @@ def _issuable(area: str, group: str, serial: str) -> bool:
 
 def find_ssn(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of SSNs in ``text``; see the module docstring for what counts."""
+    ssn_labels: list[tuple[int, int]] | None = None  # found once, at the first bare number
     for match in _SSN.finditer(text):
         ctx.budget.check()
         start, end = match.span()
-        if match.group("area") is not None:
-            if not _issuable(match["area"], match["group"], match["serial"]):
+        area = match["area"]
+        if match.group("sep") is not None:
+            if not _issuable(area, match["group"], match["serial"]):
                 continue
             # A formatted SSN counts unless another label claims it.
             if not SSN_WORDS.near(text, start, end, 40, 30) and label_is(
@@ -117,7 +121,11 @@ def find_ssn(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
             ):
                 continue
             yield start, end
-        elif _issuable(match["barea"], match["bgroup"], match["bserial"]) and label_is(
-            text, start, end, SSN_WORDS, OTHER_WORDS, 60, 40
-        ):
-            yield start, end
+        elif _issuable(area, match["bgroup"], match["bserial"]):
+            if ssn_labels is None:
+                ssn_labels = SSN_WORDS.all_in(text)
+            # A bare number needs an SSN word within its label windows.
+            if overlaps(ssn_labels, start - 60, end + 40) and label_is(
+                text, start, end, SSN_WORDS, OTHER_WORDS, 60, 40
+            ):
+                yield start, end
