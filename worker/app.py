@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -14,8 +15,11 @@ from faststream.kafka import KafkaBroker
 from worker.checks import CheckSet, load_checks
 from worker.consumer import KafkaDeadLetter, subscribe
 from worker.evaluate import warm_up
+from worker.judge.config import load_judges
+from worker.judge.http import HttpJudgeClient
+from worker.judge.runner import JudgeRunner
 from worker.outbox import Send, drain, run_outbox
-from worker.pipeline import DeadLetter, Pipeline, RetryPolicy
+from worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
 from worker.replay import ReplayTotals, replay_file
 from worker.settings import Settings
 from worker.store import SqlStore, create_engine
@@ -37,6 +41,7 @@ def build_pipeline(
     store: SqlStore,
     dead_letter: DeadLetter,
     clock: Callable[[], datetime] = utc_now,
+    judging: Judging | None = None,
 ) -> Pipeline:
     return Pipeline(
         checks=checks,
@@ -45,7 +50,45 @@ def build_pipeline(
         clock=clock,
         retention=settings.retention,
         retry=RetryPolicy(max_s=settings.store_retry_max_s),
+        judging=judging,
     )
+
+
+def judge_client(settings: Settings) -> HttpJudgeClient:
+    return HttpJudgeClient(load_judges(settings.judges))
+
+
+def build_judging(
+    settings: Settings,
+    checks: CheckSet,
+    store: SqlStore,
+    client: HttpJudgeClient,
+    clock: Callable[[], datetime] = utc_now,
+) -> Judging | None:
+    """The background judge, when any check is judged; None otherwise."""
+    if not checks.has_judged:
+        return None
+    runner = JudgeRunner(
+        client,
+        store,
+        clock,
+        capacity=settings.judge_queue_max,
+        workers=settings.judge_workers,
+        deadline_s=settings.judge_deadline_s,
+    )
+    return Judging(runner, frozenset(client.endpoints), settings.judge_deadline_s)
+
+
+async def settle_judging(
+    judging: Judging | None, client: HttpJudgeClient, timeout_s: float
+) -> None:
+    """Give held judgements up to ``timeout_s`` to finish, then stop; what is left stays
+    pending and is settled by a later sweep."""
+    if judging is not None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(judging.runner.join(), timeout_s)
+        await judging.runner.stop()
+    await client.aclose()
 
 
 def kafka_sender(broker: KafkaBroker) -> Send:
@@ -70,13 +113,15 @@ def build_worker(
     checks = checks if checks is not None else load_checks(settings.checks)
     warm_up(checks)
     store = store if store is not None else open_store(settings)
+    client = judge_client(settings)
+    judging = build_judging(settings, checks, store, client, clock)
     broker = KafkaBroker(
         settings.kafka_bootstrap,
         client_id="turncheck",
         graceful_timeout=settings.shutdown_timeout_s,
     )
     pipeline = build_pipeline(
-        settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock
+        settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock, judging
     )
     consumer = subscribe(
         broker,
@@ -98,6 +143,8 @@ def build_worker(
             settings.topic_turns,
             settings.group_id,
         )
+        if judging is not None:
+            judging.runner.start()
         sender = run_outbox(store, kafka_sender(broker), clock, settings.outbox_interval_s, stop)
         tasks.append(asyncio.create_task(sender))
 
@@ -106,6 +153,7 @@ def build_worker(
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
         await consumer.stop()
+        await settle_judging(judging, client, settings.shutdown_timeout_s)
         stop.set()
         await asyncio.gather(*tasks)
         await drain(store, kafka_sender(broker), clock)
@@ -128,13 +176,21 @@ async def replay(
     checks = checks if checks is not None else load_checks(settings.checks)
     warm_up(checks)
     store = open_store(settings)
+    client = judge_client(settings)
+    judging = build_judging(settings, checks, store, client)
+    if judging is not None:
+        judging.runner.start()
     try:
         totals = await replay_file(
             Path(path),
-            lambda dead_letter: build_pipeline(settings, checks, store, dead_letter),
+            lambda dead_letter: build_pipeline(
+                settings, checks, store, dead_letter, judging=judging
+            ),
             batch_size=settings.batch_max_records,
             on_progress=on_progress,
         )
+        # A file has no deadline to keep: wait for every judgement it asked for.
+        await settle_judging(judging, client, settings.judge_deadline_s + 5)
         if settings.kafka_bootstrap:
             broker = KafkaBroker(settings.kafka_bootstrap, client_id="turncheck-replay")
             async with broker:

@@ -16,9 +16,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from worker import report
-from worker.app import build_worker, open_store, replay, utc_now
+from worker.app import build_worker, judge_client, open_store, replay, utc_now
 from worker.checks import CheckSet, load_checks
 from worker.errors import CheckDefinitionError
+from worker.judge.config import JudgeConfigError
+from worker.judge.http import HttpJudgeClient
 from worker.settings import Settings
 from worker.store.migrate import migrate as run_migrations
 
@@ -41,6 +43,14 @@ def _checks(settings: Settings, override: Path | None = None) -> CheckSet:
         return load_checks([override] if override else settings.checks)
     except CheckDefinitionError as exc:
         err.print(f"[red]invalid checks:[/red] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def _judge_client(settings: Settings) -> HttpJudgeClient:
+    try:
+        return judge_client(settings)
+    except JudgeConfigError as exc:
+        err.print(f"[red]invalid judges:[/red] {exc}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -70,6 +80,7 @@ def run() -> None:
     settings = _settings()
     _logging()
     checks = _checks(settings)
+    _judge_client(settings)  # refuse bad judge settings at start, not on the first turn
     _embedded_schema(settings)
     if settings.kafka_bootstrap:
         asyncio.run(build_worker(settings, checks=checks).run())
@@ -85,6 +96,7 @@ def replay_command(
     settings = _settings()
     _logging(logging.WARNING)
     checks = _checks(settings)
+    _judge_client(settings)
     _embedded_schema(settings)
     _replay(settings, checks, file)
 
@@ -125,30 +137,50 @@ def check(
         Path | None, typer.Option("--checks", help="A check file; default: TURNCHECK_CHECKS.")
     ] = None,
 ) -> None:
-    """Read turns (JSON Lines) on standard input and print each turn's results; store nothing."""
+    """Read turns (JSON Lines) on standard input and print each turn's results; store nothing.
+
+    Judged checks run on every turn (no sample) when judges are configured.
+    """
+    settings = _settings()
+    checks = _checks(settings, checks_file)
+    client = _judge_client(settings)
+    if asyncio.run(_check_lines(settings, checks, client)):
+        raise typer.Exit(1)
+
+
+async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeClient) -> int:
+    """Print one line per input line; return how many lines were not turns."""
     from worker.decode import decode_turn
     from worker.errors import InvalidTurn
     from worker.evaluate import evaluate, warm_up
+    from worker.judge.direct import judge_now
 
-    settings = _settings()
-    checks = _checks(settings, checks_file)
     warm_up(checks)
+    configured = frozenset(client.endpoints)
     bad = 0
-    for number, line in enumerate(sys.stdin.buffer, start=1):
-        if not line.strip():
-            continue
-        try:
-            turn = decode_turn(line)
-        except InvalidTurn as exc:
-            bad += 1
-            print(json.dumps({"line": number, "error": exc.reason}), flush=True)
-            continue
-        results = [r.as_dict() for r in evaluate(turn, checks)]
-        for result in results:
-            del result["check_version"]
-        print(json.dumps({"turn_id": turn.turn_id, "results": results}), flush=True)
-    if bad:
-        raise typer.Exit(1)
+    try:
+        for number, line in enumerate(sys.stdin.buffer, start=1):
+            if not line.strip():
+                continue
+            try:
+                turn = decode_turn(line)
+            except InvalidTurn as exc:
+                bad += 1
+                print(json.dumps({"line": number, "error": exc.reason}), flush=True)
+                continue
+            found = evaluate(turn, checks)
+            judged = checks.judged_for_agent(turn.agent.id)
+            if judged:
+                found += await judge_now(
+                    turn, judged, client, configured, settings.judge_deadline_s
+                )
+            results = [r.as_dict() for r in found]
+            for result in results:
+                del result["check_version"]
+            print(json.dumps({"turn_id": turn.turn_id, "results": results}), flush=True)
+    finally:
+        await client.aclose()
+    return bad
 
 
 @app.command()

@@ -114,6 +114,11 @@ class HttpJudgeClient:
         if client is not None:
             await client.aclose()
 
+    @property
+    def endpoints(self) -> Mapping[str, JudgeEndpoint]:
+        """The configured judge models by name."""
+        return self._endpoints
+
     async def complete(self, request: JudgeRequest, *, deadline_s: float) -> JudgeReply:
         """Ask the judge; see the module docstring for what is retried and what raises."""
         endpoint = self._endpoints.get(request.model)

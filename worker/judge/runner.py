@@ -43,6 +43,26 @@ class JudgedStore(Protocol):
     ) -> list[tuple[PendingJudgement, datetime]]: ...
 
 
+async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> CheckResult:
+    """Ask the judge and read its reply into a result; a judge's failure is ``errored``."""
+    if deadline_s <= 0:
+        return judged_result(job.check, Outcome.errored(TOO_LATE))
+    try:
+        reply = await client.complete(job.request, deadline_s=deadline_s)
+    except JudgeError as exc:
+        log.warning("judge failed check=%s turn_id=%s", job.check.name, job.turn.turn_id)
+        return judged_result(job.check, Outcome.errored(exc.reason))
+    try:
+        decision: JudgedDecision = job.check.decide(reply)
+    except Exception as exc:  # a bug in one check must not stop the runner
+        log.error("judged check crashed check=%s error=%s", job.check.name, type(exc).__name__)
+        return judged_result(job.check, Outcome.errored("The judged check could not run."))
+    answers: dict[str, dict[str, object]] = {
+        a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
+    }
+    return judged_result(job.check, decision.outcome, reply.usage.as_dict(), answers or None)
+
+
 class JudgeRunner:
     def __init__(
         self,
@@ -117,23 +137,7 @@ class JudgeRunner:
                     self._idle.set()
 
     async def _judge(self, job: JudgeJob, deadline: float) -> CheckResult:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return judged_result(job.check, Outcome.errored(TOO_LATE))
-        try:
-            reply = await self.client.complete(job.request, deadline_s=remaining)
-        except JudgeError as exc:
-            log.warning("judge failed check=%s turn_id=%s", job.check.name, job.turn.turn_id)
-            return judged_result(job.check, Outcome.errored(exc.reason))
-        try:
-            decision: JudgedDecision = job.check.decide(reply)
-        except Exception as exc:  # a bug in one check must not stop the runner
-            log.error("judged check crashed check=%s error=%s", job.check.name, type(exc).__name__)
-            return judged_result(job.check, Outcome.errored("The judged check could not run."))
-        answers: dict[str, dict[str, object]] = {
-            a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
-        }
-        return judged_result(job.check, decision.outcome, reply.usage.as_dict(), answers or None)
+        return await judge_job(self.client, job, deadline - time.monotonic())
 
     async def _store(self, turn: TurnRef, result: CheckResult, expires_at: datetime) -> None:
         delay_s = 0.5
