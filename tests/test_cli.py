@@ -89,3 +89,53 @@ def test_the_readme_quickstart_shows_results_and_pass_rates(tmp_path: Path) -> N
     assert b"(0 new" in again.stderr, "a replayed file writes nothing twice"
     table = turncheck("pass-rates", "--since", "2026-11-01", cwd=tmp_path)
     assert b"no-competitors" in table.stdout and b"91.7%" in table.stdout
+
+
+def test_check_runs_a_judged_check_on_a_pasted_turn_when_a_judge_is_configured(
+    tmp_path: Path,
+) -> None:
+    """No sample in `check`: every judged check asks the configured judge, here a local server."""
+    from tests.judge.fake_provider import FakeProvider
+
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(
+        "agent: support-bot\nchecks:\n"
+        "  - {name: polite, kind: judge, criteria: polite_tone, mode: background,"
+        " judge_model: judge-small}\n"
+    )
+    with FakeProvider() as server:
+        server.responder = lambda request: (
+            '{"verdict": "fail", "score": 0.1, "reason": "The reply is rude."}'
+        )
+        judges = json.dumps(
+            {"judge-small": {"provider": "anthropic", "base_url": server.anthropic_url}}
+        )
+        done = turncheck(
+            "check",
+            "--checks",
+            str(checks),
+            cwd=tmp_path,
+            stdin=turn_bytes("t-1", "Figure it out yourself.") + b"\n",
+            TURNCHECK_JUDGES=judges,
+        )
+        sent = server.requests
+    assert done.returncode == 0, done.stderr
+    [line] = [json.loads(x) for x in done.stdout.splitlines()]
+    [result] = line["results"]
+    assert (result["verdict"], result["score"], result["reason"]) == (
+        "failed",
+        0.1,
+        "The reply is rude.",
+    )
+    assert result["usage"]["input_tokens"] > 0
+    assert len(sent) == 1 and sent[0].path == "/v1/messages"
+
+
+def test_bad_judge_settings_are_refused_at_start(tmp_path: Path) -> None:
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(BANNED_WORDS_CHECKS)
+    done = turncheck(
+        "check", "--checks", str(checks), cwd=tmp_path, TURNCHECK_JUDGES='{"m": {"provider": "x"}}'
+    )
+    assert done.returncode == 2
+    assert "invalid judges" in done.stderr.decode()

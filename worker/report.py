@@ -31,13 +31,19 @@ def results_table(results: list[StoredResult]) -> Table:
 
 def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
     table = Table(title=f"pass rates since {since:%Y-%m-%d %H:%M} UTC")
-    for column in ("check", "agent", "passed", "failed", "errored", "total", "pass rate"):
+    judged = any(r.judge_input_tokens or r.judge_output_tokens for r in rows)
+    columns = ["check", "agent", "passed", "failed", "errored", "total", "pass rate"]
+    if judged:
+        columns.append("judge tokens in/out")
+    for column in columns:
         table.add_column(column, justify="right" if column not in ("check", "agent") else "left")
     for r in rows:
         rate = "" if r.pass_rate is None else f"{r.pass_rate:.1%}"
-        table.add_row(
-            r.check, r.agent_id, str(r.passed), str(r.failed), str(r.errored), str(r.total), rate
-        )
+        cells = [r.check, r.agent_id, str(r.passed), str(r.failed), str(r.errored), str(r.total)]
+        cells.append(rate)
+        if judged:
+            cells.append(f"{r.judge_input_tokens}/{r.judge_output_tokens}")
+        table.add_row(*cells)
     return table
 
 

@@ -205,3 +205,43 @@ async def test_sigterm_finishes_in_hand_work_commits_and_exits(
     assert len({json.loads(e.value)["id"] for e in events}) == 10
     assert "Ask HelpCo" not in stderr.decode()
     await check.close()
+
+
+async def test_the_worker_judges_sampled_turns_after_committing_their_rule_results(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path
+) -> None:
+    """Real broker, real database, a real local judge: judged results and their events land."""
+    from tests.judge.fake_provider import FakeProvider
+
+    with FakeProvider() as judge:
+        judge.responder = lambda request: (
+            '{"verdict": "fail", "score": 0.3, "reason": "Too curt for a customer."}'
+        )
+        judges = json.dumps({"judge-small": {"provider": "openai", "base_url": judge.openai_url}})
+        s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
+        checks = tmp_path / "judged.yaml"
+        checks.write_text(
+            "agent: support-bot\nchecks:\n"
+            "  - {name: polite, kind: judge, criteria: polite_tone, mode: background,"
+            " sample_rate: 0.5, judge_model: judge-small}\n"
+        )
+        s = s.model_copy(update={"checks": [checks], "judges": judges})
+        await backend.produce(s.topic_turns, turns(40))
+        async with build_worker(
+            s, store=SqlStore(create_engine(postgres_url), events_topic=s.topic_events)
+        ):
+            await wait_for(lambda: _committed(kafka_bootstrap, s, 40))
+
+            async def all_judged() -> bool:
+                results, _, _ = await count_results(check)
+                return results > 0 and results == len(judge.requests)
+
+            await wait_for(all_judged)
+        asked = len(judge.requests)
+    assert 8 <= asked <= 32, "about half of 40 turns are in the sample"
+    results, rolled, events = await count_results(check)
+    assert (results, rolled, events) == (asked, asked, asked)
+    published = await backend.read(s.topic_events, asked, timeout_s=10)
+    assert len(published) == asked
+    assert all(b"curt" not in e.value for e in published)
+    await check.close()
