@@ -80,3 +80,41 @@ def test_version_changes_with_the_definition_only(tmp_path: Path) -> None:
 def test_the_example_checks_load() -> None:
     checks = load_checks([Path(__file__).parents[2] / "examples" / "checks.yaml"])
     assert len(checks) >= 5
+
+
+def test_the_example_judged_checks_and_judges_load() -> None:
+    from worker.judge.config import load_judges
+
+    examples = Path(__file__).parents[2] / "examples"
+    checks = load_checks([examples / "judged-checks.yaml"])
+    assert [c.name for c in checks.judged_for_agent("support-bot")] == [
+        "polite",
+        "answers-the-question",
+        "grounded-in-sources",
+    ]
+    assert set(load_judges(str(examples / "judges.yaml"))) == {
+        "gpt-4o-mini",
+        "claude-haiku",
+        "llama3",
+    }
+
+
+def test_a_judged_check_is_refused_with_its_line_when_its_rubric_is_inconsistent(
+    tmp_path: Path,
+) -> None:
+    error = refuse(
+        tmp_path,
+        "agent: a\nchecks:\n  - name: r\n    kind: rubric\n    questions:\n"
+        "      - {id: q, type: yes_no, text: ok}\n    verdict: {question: q, passing: [maybe]}\n",
+    )
+    assert (error.check, error.line) == ("r", 3)
+    assert "cannot give" in error.message
+
+
+def test_a_background_check_on_the_input_is_refused(tmp_path: Path) -> None:
+    error = refuse(
+        tmp_path,
+        "agent: a\nchecks:\n  - name: j\n    kind: judge\n    stage: input\n    mode: background\n"
+        "    rule: {bad: [rude]}\n",
+    )
+    assert "only output checks" in error.message
