@@ -38,19 +38,7 @@ def evaluate(
                 type(exc).__name__,
             )
             outcome = CRASHED
-        results.append(
-            CheckResult(
-                check=check.name,
-                check_version=check.version,
-                kind=check.kind,
-                stage=check.stage,
-                mode=check.mode,
-                verdict=outcome.verdict,
-                reason=outcome.reason,
-                score=outcome.score,
-                spans=outcome.spans,
-            )
-        )
+        results.append(CheckResult.of(check, outcome))
     return results
 
 

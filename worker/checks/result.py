@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
 
 class Verdict(StrEnum):
@@ -43,6 +44,21 @@ class Outcome:
 PASSED = Outcome(Verdict.PASSED)
 
 
+class CheckIdentity(Protocol):
+    """What names a check in its results: rule and judged checks alike."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def stage(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class CheckResult:
     """One check's result for one turn: the unit that is stored, counted and evented."""
@@ -60,6 +76,28 @@ class CheckResult:
     """A judge's token use: ``{"input_tokens": …, "output_tokens": …}``."""
     answers: dict[str, dict[str, object]] | None = None
     """A rubric's answers: ``{question: {"answer": …, "probability": float | None}}``."""
+
+    @classmethod
+    def of(
+        cls,
+        check: CheckIdentity,
+        outcome: Outcome,
+        usage: dict[str, int] | None = None,
+        answers: dict[str, dict[str, object]] | None = None,
+    ) -> CheckResult:
+        return cls(
+            check=check.name,
+            check_version=check.version,
+            kind=check.kind,
+            stage=check.stage,
+            mode=check.mode,
+            verdict=outcome.verdict,
+            reason=outcome.reason,
+            score=outcome.score,
+            spans=outcome.spans,
+            usage=usage,
+            answers=answers,
+        )
 
     def as_dict(self) -> dict[str, object]:
         data: dict[str, object] = {

@@ -43,26 +43,6 @@ class TurnPlan:
     jobs: list[JudgeJob] = field(default_factory=list)
 
 
-def judged_result(
-    check: CompiledJudged,
-    outcome: Outcome,
-    usage: dict[str, int] | None = None,
-    answers: dict[str, dict[str, object]] | None = None,
-) -> CheckResult:
-    return CheckResult(
-        check=check.name,
-        check_version=check.version,
-        kind=check.kind,
-        stage=check.stage,
-        mode=check.mode,
-        verdict=outcome.verdict,
-        reason=outcome.reason,
-        score=outcome.score,
-        usage=usage,
-        answers=answers,
-    )
-
-
 def judge_model(turn: Turn, check: CompiledJudged) -> str | Outcome:
     """The model to ask, or why none can be asked."""
     if check.judge_model:
@@ -102,12 +82,12 @@ def plan_turn(
             continue
         model = judge_model(turn, check)
         if isinstance(model, Outcome):
-            plan.results.append(judged_result(check, model))
+            plan.results.append(CheckResult.of(check, model))
         elif model not in configured:
             reason = f"No judge is configured for model '{model}'."
-            plan.results.append(judged_result(check, Outcome.errored(reason)))
+            plan.results.append(CheckResult.of(check, Outcome.errored(reason)))
         elif len(plan.jobs) >= room:
-            plan.results.append(judged_result(check, Outcome.errored(BACKLOG_FULL)))
+            plan.results.append(CheckResult.of(check, Outcome.errored(BACKLOG_FULL)))
         else:
             pending = PendingJudgement(
                 ref,

@@ -23,7 +23,7 @@ from worker.checks import CheckResult
 from worker.checks.result import Outcome
 from worker.errors import StoreUnavailable
 from worker.judge.kinds import JudgedDecision
-from worker.judge.plan import JudgeJob, judged_result
+from worker.judge.plan import JudgeJob
 from worker.judge.types import JudgeClient, JudgeError
 from worker.store import PendingJudgement, TurnRef
 
@@ -46,21 +46,21 @@ class JudgedStore(Protocol):
 async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> CheckResult:
     """Ask the judge and read its reply into a result; a judge's failure is ``errored``."""
     if deadline_s <= 0:
-        return judged_result(job.check, Outcome.errored(TOO_LATE))
+        return CheckResult.of(job.check, Outcome.errored(TOO_LATE))
     try:
         reply = await client.complete(job.request, deadline_s=deadline_s)
     except JudgeError as exc:
         log.warning("judge failed check=%s turn_id=%s", job.check.name, job.turn.turn_id)
-        return judged_result(job.check, Outcome.errored(exc.reason))
+        return CheckResult.of(job.check, Outcome.errored(exc.reason))
     try:
         decision: JudgedDecision = job.check.decide(reply)
     except Exception as exc:  # a bug in one check must not stop the runner
         log.error("judged check crashed check=%s error=%s", job.check.name, type(exc).__name__)
-        return judged_result(job.check, Outcome.errored("The judged check could not run."))
+        return CheckResult.of(job.check, Outcome.errored("The judged check could not run."))
     answers: dict[str, dict[str, object]] = {
         a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
     }
-    return judged_result(job.check, decision.outcome, reply.usage.as_dict(), answers or None)
+    return CheckResult.of(job.check, decision.outcome, reply.usage.as_dict(), answers or None)
 
 
 class JudgeRunner:

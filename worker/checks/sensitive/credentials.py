@@ -29,6 +29,7 @@ from collections.abc import Iterator
 import regex
 
 from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.spans import merged
 
 _B = r"(?<![A-Za-z0-9_\-])"  # not the tail of a longer identifier
 _E = r"(?![A-Za-z0-9_\-])"  # nor its head
@@ -91,16 +92,7 @@ def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int
         spans.extend(
             m.span() for m in _AWS_SECRET.finditer(text) if _near(_AWS_SECRET_WORD, text, m.start())
         )
-    yield from _merged(spans)
-
-
-def _merged(spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    # A key block or a token can hold a shorter match (a 40-character run): report it once.
-    last_end = -1
-    for start, end in sorted(spans, key=lambda span: (span[0], -span[1])):
-        if start >= last_end:
-            yield start, end
-            last_end = end
+    yield from merged(spans)
 
 
 def _near(words: regex.Pattern[str], text: str, start: int) -> bool:

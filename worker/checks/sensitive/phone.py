@@ -30,6 +30,7 @@ import phonenumbers
 import regex
 
 from worker.checks.sensitive.context import DetectorContext
+from worker.checks.sensitive.spans import merged
 
 # Not glued to an id: no letter, digit, ``#``, or "word-"/"1." just before; no
 # further digit group just after.
@@ -120,16 +121,7 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         for match in _BARE.finditer(text, pos, endpos):
             if _label(text, match.start()) == "phone":
                 spans.append(match.span())
-    yield from _merged(spans)
-
-
-def _merged(spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    # Two shapes can match one number: keep the first, longest.
-    last_end = -1
-    for start, end in sorted(spans, key=lambda span: (span[0], -span[1])):
-        if start >= last_end:
-            yield start, end
-            last_end = end
+    yield from merged(spans)
 
 
 def warm_up() -> None:
