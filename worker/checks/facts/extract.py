@@ -36,7 +36,7 @@ from decimal import Decimal
 from typing import Protocol
 
 from schemas.checkfile import FactKind
-from worker.checks.facts.dates import DATE, date_keys
+from worker.checks.facts.dates import date_keys, find_dates
 from worker.checks.facts.numbers import WORDS, number_value, words_value
 from worker.checks.facts.patterns import (
     ANSWER_NUMBER,
@@ -46,6 +46,8 @@ from worker.checks.facts.patterns import (
     ID_SEPARATOR,
     IGNORED,
     LIST_MARKER,
+    MAY_BE_DOMAIN,
+    MAY_BE_PHONE,
     PHONE,
     QUOTE,
     TOKEN,
@@ -136,14 +138,15 @@ def extract_facts(text: str) -> list[Fact]:
         add("link", m.start(), end, link_key(text[m.start() : end]))
     for m in EMAIL.finditer(text) if "@" in text else ():
         add("email", m.start(), m.end(), m.group().lower())
-    for m in BARE_DOMAIN.finditer(text):
+    for m in BARE_DOMAIN.finditer(text) if MAY_BE_DOMAIN.search(text) else ():
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in DATE.finditer(text):
-        keys = date_keys(m, strict_case=True)
+    for m in find_dates(text):
+        keys = date_keys(m, case_from=text)
         if keys:
             add("date", m.start(), m.end(), *keys)
-    for m in PHONE.finditer(text):
+    may_be_phone = "+" in text or MAY_BE_PHONE.search(text) is not None
+    for m in PHONE.finditer(text) if may_be_phone else ():
         digits = _NOT_DIGIT.sub("", m.group())
         if 7 <= len(digits) <= 15:
             add("phone", m.start(), m.end(), phone_key(digits))

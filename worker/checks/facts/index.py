@@ -31,12 +31,13 @@ from decimal import Decimal
 from functools import cached_property
 
 from worker.checks.budget import Budget
-from worker.checks.facts.dates import DATE, DateKey, date_keys
+from worker.checks.facts.dates import DateKey, date_keys, find_dates
 from worker.checks.facts.extract import Fact
 from worker.checks.facts.numbers import (
-    NUMBER,
+    BARE_NUMBER,
     number_value,
     round_tolerance,
+    scaled,
     spellings,
     to_decimal,
 )
@@ -123,15 +124,17 @@ class SourceIndex:
     def numbers(self) -> frozenset[Decimal]:
         """Every number, as written and with its multiplier; a percent also as a rate."""
         found: set[Decimal] = set()
-        for m in NUMBER.finditer(self.blob):
-            raw = to_decimal(m["num"])
+        # Sources repeat their figures (prices, quantities): each written form
+        # is read once.
+        for num, mult, pct in set(BARE_NUMBER.findall(self.blob)):
+            raw = to_decimal(num)
             if raw is None:
                 continue
             found.add(raw)
-            scaled = number_value(m)
-            if scaled is not None:
-                found.add(scaled)
-            if m["pct"]:
+            value = scaled(raw, mult)
+            if value is not None:
+                found.add(value)
+            if pct:
                 found.add(raw.scaleb(-2))
         return frozenset(found)
 
@@ -175,8 +178,8 @@ class SourceIndex:
         yearless: set[MonthDay] = set()
         around = [self.today + timedelta(days=d) for d in (-1, 0, 1)]
         keys: list[DateKey] = [(d.year, d.month, d.day) for d in around]
-        for m in DATE.finditer(self.blob):
-            keys.extend(date_keys(m, strict_case=False))
+        for m in find_dates(self.blob):
+            keys.extend(date_keys(m, case_from=None))
         for year, month, day in keys:
             month_years.add((year, month))
             if day is None:
@@ -207,23 +210,25 @@ class SourceIndex:
     @cached_property
     def phones(self) -> frozenset[str]:
         """National numbers of phones, and of every digit run of seven or more."""
-        found: set[str] = set()
-        for m in PHONE.finditer(self.blob):
-            found.add(phone_key("".join(DIGITS.findall(m.group()))))
-        found.update(phone_key(run) for run in DIGITS.findall(self.blob) if len(run) >= 7)
+        found = {phone_key("".join(DIGITS.findall(p))) for p in set(PHONE.findall(self.blob))}
+        found.update(phone_key(run) for run in self.digit_runs if len(run) >= 7)
         return frozenset(found)
+
+    @cached_property
+    def digit_runs(self) -> frozenset[str]:
+        """Every run of digits, each once."""
+        return frozenset(DIGITS.findall(self.blob))
 
     @cached_property
     def ids(self) -> frozenset[str]:
         """Every token holding a digit, its tails, and every digit run, canonical."""
         found: set[str] = set()
-        for m in SOURCE_TOKEN.finditer(self.blob):
-            token = m.group()
+        for token in set(SOURCE_TOKEN.findall(self.blob)):
             found.add(id_key(token))
             # The tail of a compound ID is the same reference: "2024-0042" of "ORD-2024-0042".
             parts = ID_SEPARATOR.split(token)
             found.update(id_key("".join(parts[i:])) for i in range(1, len(parts)))
-        found.update(DIGITS.findall(self.blob))
+        found.update(self.digit_runs)
         return frozenset(found)
 
     @cached_property

@@ -22,12 +22,19 @@ _SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 # (metres, minutes), and "5 M" with a space is not read as a million.
 _SUFFIXES = {"k": 3, "K": 3, "M": 6, "MM": 6, "mn": 6, "B": 9, "bn": 9}
 
-NUMBER = re.compile(
-    rf"(?P<cur>[{CURRENCY}]\s?)?"
-    r"(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)"
+# Digits with thousands separators ("1,200.50") or without; the first digit is
+# read outside the alternation so that a pattern opening with it starts with
+# a class, which ``re`` skips ahead to.
+_NUM = r"(?P<num>[0-9](?:[0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]*(?:\.[0-9]+)?))"
+_MULT_PCT = (
     r"(?P<mult>\s?(?:thousand|million|billion|trillion)\b|(?:MM|mn|bn|[kKMB])(?![A-Za-z]))?"
     r"(?P<pct>\s?(?:%|percent\b|per cent\b))?"
 )
+NUMBER = re.compile(rf"(?P<cur>[{CURRENCY}]\s?)?{_NUM}{_MULT_PCT}")
+# ``NUMBER`` without the currency: the same numbers in the same order (a
+# currency sign holds no digit, so leaving it out moves no match), found by a
+# scan that skips ahead to digits. For the sources, where no span is kept.
+BARE_NUMBER = re.compile(_NUM + _MULT_PCT)
 
 _UNITS = [
     "zero",
@@ -54,11 +61,24 @@ _UNITS = [
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _WORD_VALUE = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 _ALL_WORDS = sorted([*_WORD_VALUE, "hundred", *_SCALE_WORDS], key=len, reverse=True)
-# Each branch starts with a character class, so ``re`` skips ahead to those
-# letters instead of trying every position (a leading ``\b`` defeats that);
-# callers drop matches that start inside a word ("someone"). The first letter
-# may be a capital ("Twelve"). "a hundred" is not read (see ``extract``).
-_W = "(?:" + "|".join(f"[{w[0]}{w[0].upper()}]{w[1:]}" for w in _ALL_WORDS) + r")\b"
+# One character class comes first, so ``re`` skips ahead to the letters that
+# start a number word: it only does that for a pattern that opens with a class
+# or literal (not for an alternation of classes, nor after a ``\b``). A
+# lookbehind then picks the words with that first letter. Callers drop matches
+# that start inside a word ("someone"). The first letter may be a capital
+# ("Twelve"). "a hundred" is not read (see ``extract``).
+_FIRSTS = sorted({w[0] for w in _ALL_WORDS})
+_W = (
+    "["
+    + "".join(_FIRSTS)
+    + "".join(_FIRSTS).upper()
+    + "](?:"
+    + "|".join(
+        f"(?<=[{f}{f.upper()}])(?:" + "|".join(w[1:] for w in _ALL_WORDS if w[0] == f) + ")"
+        for f in _FIRSTS
+    )
+    + r")\b"
+)
 WORDS = re.compile(rf"{_W}(?:(?:\s+and\s+|[\s-]+){_W})*")
 
 
@@ -72,8 +92,11 @@ def to_decimal(digits: str) -> Decimal | None:
 
 def number_value(match: re.Match[str]) -> Decimal | None:
     """The value of a ``NUMBER`` match, its multiplier applied; a percent stays ``15``."""
-    value = to_decimal(match["num"])
-    mult = match["mult"]
+    return scaled(to_decimal(match["num"]), match["mult"])
+
+
+def scaled(value: Decimal | None, mult: str | None) -> Decimal | None:
+    """``value`` times the multiplier ``mult`` ("k", " million"); unchanged without one."""
     if value is None or not mult:
         return value
     word = mult.strip()

@@ -37,17 +37,22 @@ PHONE = re.compile(
 )
 
 # Not facts (see ``extract`` for why); matched only to keep their digits from
-# being read as amounts. Each branch starts with a character, and the "not
-# inside a word" test looks back from it (``[0-9](?<![\w.].)``): ``re`` can then
-# skip ahead to candidate characters instead of trying every position.
+# being read as amounts. The pattern opens with one character class, which
+# lets ``re`` skip ahead to candidate characters instead of trying every
+# position (it does not for an alternation of classes); the "not inside a
+# word" test then looks back from that character (``(?<![\w.].)``), and a
+# lookbehind on it picks the branches it can start.
 IGNORED = re.compile(
     r"""
-    [0-9](?<![\w.].)[0-9]?(?::[0-9]{2}){0,2}\s?(?:[ap]\.?m\b\.?)         # 9am, 5:30 pm, 10 a.m.
-  | [0-9](?<![\w.:].)[0-9]?:[0-9]{2}(?::[0-9]{2})?(?![0-9:])                # 17:00, 9:30:15
-  | [0-9](?<![\w.].)[0-9]*(?:st|nd|rd|th)\b                              # 1st, 22nd
-  | 2(?<![\w.].)4/7(?:/365)?(?![0-9])                               # 24/7
-  | [vV](?<![\w.].)[0-9]+(?:\.[0-9]+)*\b                                # v2, v2.1
-  | [0-9](?<![\w.].)[0-9]*\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?![\w.]?[0-9])  # 2.1.3, 10.0.0.1
+    [0-9vV](?<![\w.].)
+    (?:
+        (?<=[0-9])[0-9]?(?::[0-9]{2}){0,2}\s?(?:[ap]\.?m\b\.?)           # 9am, 5:30 pm, 10 a.m.
+      | (?<=[0-9])(?<!:.)[0-9]?:[0-9]{2}(?::[0-9]{2})?(?![0-9:])           # 17:00, 9:30:15
+      | (?<=[0-9])[0-9]*(?:st|nd|rd|th)\b                                 # 1st, 22nd
+      | (?<=2)4/7(?:/365)?(?![0-9])                                       # 24/7
+      | (?<=[vV])[0-9]+(?:\.[0-9]+)*\b                                    # v2, v2.1
+      | (?<=[0-9])[0-9]*\.[0-9]+\.[0-9]+(?:\.[0-9]+)*(?![\w.]?[0-9])     # 2.1.3, 10.0.0.1
+    )
     """,
     re.VERBOSE,
 )
@@ -58,8 +63,22 @@ TOKEN = re.compile(
     rf"(?<![\w@./{CURRENCY}-])#?(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*"
     r"(?![\w@-]|[.,][0-9])"
 )
+_HAS_DIGIT = "(?=[A-Za-z0-9_-]*[0-9])"
 # Sources: every token that holds a digit, wherever it sits ("/orders/A-88213").
-SOURCE_TOKEN = re.compile(r"(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*")
+# The first character is read as a class (so ``re`` skips ahead to it), then a
+# digit is asked for: that character itself, or one further on. No token
+# starts right after a letter or digit (one that could would have started a
+# character earlier, or been part of the token before), so those positions are
+# turned away before the look for a digit.
+SOURCE_TOKEN = re.compile(
+    rf"[A-Za-z0-9](?<![A-Za-z0-9].)(?:(?<=[0-9])|{_HAS_DIGIT})[A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*"
+)
+# Cheap tests that an answer may hold a bare domain or a phone number at all:
+# every match of ``BARE_DOMAIN`` holds a match of the first, every match of
+# ``PHONE`` a "+" or a match of the second. Both start with a literal or a
+# class, so a miss costs a fast scan instead of a full pass.
+MAY_BE_DOMAIN = re.compile(rf"\.(?:(?:{_TLDS})(?![\w-])|[a-z]{{2,}}/)")
+MAY_BE_PHONE = re.compile(r"[0-9]{3}[\s.-][0-9]{3}")
 DIGITS = re.compile(r"[0-9]+")
 ID_SEPARATOR = re.compile(r"[-_]")
 # A number with a unit glued on ("128GB", "1080p", "500ml") is an amount, not an ID.
@@ -67,10 +86,11 @@ UNIT_TOKEN = re.compile(r"[0-9]+(?:\.[0-9]+)?[A-Za-z]{1,4}")
 # Standalone numbers in the answer: not glued to a word ("GPT-4", "A88213").
 ANSWER_NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)" + NUMBER.pattern)
 
+# The opening mark is read first, as one class, so ``re`` skips ahead to it.
 QUOTE = re.compile(
-    r"""(?<![\w"])"(?=\S)(?P<d>[^"\n]{3,400}?)"(?!\w)"""
-    r"|“(?P<c>[^”\n]{3,400}?)”"
-    r"|(?<![\w'])'(?=\S)(?P<s>(?:[^'\n]|(?<=\w)'(?=\w)){3,400}?)'(?!\w)"
+    r"""["“'](?:(?<=")(?<![\w"].)(?=\S)(?P<d>[^"\n]{3,400}?)"(?!\w)"""
+    r"|(?<=“)(?P<c>[^”\n]{3,400}?)”"
+    r"|(?<=')(?<![\w'].)(?=\S)(?P<s>(?:[^'\n]|(?<=\w)'(?=\w)){3,400}?)'(?!\w))"
 )
 WORD = re.compile(r"\w+")
 NON_WORD = re.compile(r"[\W_]+")

@@ -1,0 +1,49 @@
+"""The faster scans read the same facts as the patterns they stand for."""
+
+import pytest
+
+from tests.checks.facts.turns import check, support_turn, tool_round
+from worker.checks.facts.dates import DATE, date_keys, find_dates
+from worker.checks.facts.numbers import BARE_NUMBER, NUMBER
+from worker.checks.facts.patterns import BARE_DOMAIN, MAY_BE_DOMAIN, MAY_BE_PHONE, PHONE
+from worker.checks.result import Verdict
+
+TEXTS = [
+    "Order A-88213 ships March 4th, 2026 (eta 2026-03-04T09:00:00Z) for $1,200.50.",
+    "Call +1 555 010 2030 or 0161 496 0000; see shop.example.io/returns or acme.com.",
+    "MARCH 4 2026, 4 of mar. 2026, 03/04/26, 1.5 million, 500k, 15 percent, 12%",
+    "\uff2darch 4, \u0130stanbul 2026-03-04, \u0131 5 May 2026",  # not ASCII
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_find_dates_matches_the_case_blind_pattern(text: str) -> None:
+    """Lower-cased matching of ASCII text finds the dates ``DATE`` finds, at the same offsets."""
+    expected = [(m.span(), date_keys(m, case_from=None)) for m in DATE.finditer(text)]
+    found = [(m.span(), date_keys(m, case_from=None)) for m in find_dates(text)]
+    assert found == expected
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_bare_number_reads_the_numbers_number_reads(text: str) -> None:
+    """Leaving the currency out of the source scan moves no number."""
+    expected = [(m["num"], m["mult"], m["pct"]) for m in NUMBER.finditer(text)]
+    assert [(m["num"], m["mult"], m["pct"]) for m in BARE_NUMBER.finditer(text)] == expected
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_cheap_tests_never_skip_a_domain_or_a_phone(text: str) -> None:
+    """A text with a bare domain or a phone number always passes the cheap test for it."""
+    if BARE_DOMAIN.search(text):
+        assert MAY_BE_DOMAIN.search(text)
+    if PHONE.search(text):
+        assert "+" in text or MAY_BE_PHONE.search(text)
+
+
+def test_a_lower_case_month_in_the_answer_is_still_not_a_date() -> None:
+    """Matching lower-cased text keeps the answer's case rule: "may 12" is not a date."""
+    turn = support_turn(
+        "You may 12 times retry; it arrives March 4.",
+        rounds=[tool_round("lookup", {"eta": "2026-03-04"})],
+    )
+    assert check(turn, kinds=["date"]).verdict is Verdict.PASSED
