@@ -144,6 +144,7 @@ def build_worker(
             settings.group_id,
         )
         if judging is not None:
+            client.open()
             judging.runner.start()
         sender = run_outbox(store, kafka_sender(broker), clock, settings.outbox_interval_s, stop)
         tasks.append(asyncio.create_task(sender))
@@ -179,6 +180,7 @@ async def replay(
     client = judge_client(settings)
     judging = build_judging(settings, checks, store, client)
     if judging is not None:
+        client.open()
         judging.runner.start()
     try:
         totals = await replay_file(

@@ -108,6 +108,12 @@ class HttpJudgeClient:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
 
+    def open(self) -> None:
+        """Build the connection pool now (TLS set-up takes tens of milliseconds), at start
+        rather than inside the first batch that asks the judge."""
+        if self._endpoints:
+            self._http()
+
     async def aclose(self) -> None:
         """Close the connection pool; a later ``complete`` opens a new one."""
         client, self._client = self._client, None
