@@ -78,6 +78,12 @@ class PrivateValue(_Open):
 
     salt: str
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    sha256_casefold: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="Optional: hex SHA-256 of salt + value.casefold(), so that the value "
+        "repeated in another letter case is found too.",
+    )
 
 
 class Turn(_Open):

@@ -13,7 +13,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SENSITIVE_FILE = HERE / "sensitive.jsonl"
+SENSITIVE_EXTRA_FILE = HERE / "sensitive_extra.jsonl"
+SENSITIVE_FILES: tuple[Path, ...] = (SENSITIVE_FILE, SENSITIVE_EXTRA_FILE)
 FACTS_FILE = HERE / "facts.jsonl"
+FACTS_EXTRA_FILE = HERE / "facts_extra.jsonl"
+FACTS_FILES: tuple[Path, ...] = (FACTS_FILE, FACTS_EXTRA_FILE)
 
 DETECTORS: frozenset[str] = frozenset(
     {
@@ -82,10 +86,25 @@ def _check_unique(path: Path, line_no: int, case_id: str, seen: set[str]) -> Non
     seen.add(case_id)
 
 
-def sensitive_cases(path: Path = SENSITIVE_FILE) -> list[dict[str, Any]]:
-    """Cases for the ``sensitive_data`` detectors, one per line of ``sensitive.jsonl``."""
+def sensitive_cases(
+    paths: Path | tuple[Path, ...] | list[Path] = SENSITIVE_FILES,
+) -> list[dict[str, Any]]:
+    """Cases for the ``sensitive_data`` detectors, one per line of ``sensitive.jsonl``
+    and ``sensitive_extra.jsonl`` (a second, independently written corpus).
+
+    Every file gets the same validation; ids must be unique across all of them.
+    """
+    if isinstance(paths, Path):
+        paths = (paths,)
     cases: list[dict[str, Any]] = []
     seen: set[str] = set()
+    for path in paths:
+        cases.extend(_sensitive_file(path, seen))
+    return cases
+
+
+def _sensitive_file(path: Path, seen: set[str]) -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
     for line_no, row in _read_lines(path):
         _check_unique(path, line_no, _require(path, line_no, row, "id", str), seen)
         detector = _require(path, line_no, row, "detector", str)
@@ -109,11 +128,14 @@ def sensitive_cases(path: Path = SENSITIVE_FILE) -> list[dict[str, Any]]:
     return cases
 
 
-def facts_cases(path: Path = FACTS_FILE) -> list[dict[str, Any]]:
-    """Cases for the ``facts`` check, one per line of ``facts.jsonl``."""
+def facts_cases(*paths: Path) -> list[dict[str, Any]]:
+    """Cases for the ``facts`` check, one per line of ``facts.jsonl`` and ``facts_extra.jsonl``.
+
+    Ids must be unique across all the files read.
+    """
     cases: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for line_no, row in _read_lines(path):
+    for path, (line_no, row) in ((p, r) for p in paths or FACTS_FILES for r in _read_lines(p)):
         _check_unique(path, line_no, _require(path, line_no, row, "id", str), seen)
         turn = _require(path, line_no, row, "turn", dict)
         unknown = set(turn) - TURN_FIELDS

@@ -51,7 +51,11 @@ def private_digests(values: list[str], case_id: str) -> list[dict[str, str]]:
     out = []
     for i, value in enumerate(values):
         salt = hashlib.sha256(f"{case_id}/{i}".encode()).hexdigest()[:16]
-        out.append({"salt": salt, "sha256": hashlib.sha256((salt + value).encode()).hexdigest()})
+        # The producer sends the digest of the case-folded value too (optional in the
+        # contract): a repeat in another letter case is then found.
+        folded = hashlib.sha256((salt + value.casefold()).encode()).hexdigest()
+        exact = hashlib.sha256((salt + value).encode()).hexdigest()
+        out.append({"salt": salt, "sha256": exact, "sha256_casefold": folded})
     return out
 
 

@@ -84,6 +84,8 @@ def test_a_valid_routing_number_labelled_as_an_account_is_an_account() -> None:
         ("Bank account: 1234-5678-90", "1234-5678-90"),
         (f"routing {RTN}, account {ACCOUNT}", ACCOUNT),
         (f"Your bank account {RTN} is linked.", RTN),
+        ("Send it to acct-88776655 today.", "88776655"),
+        ('{"account_number": "381920574611"}', "381920574611"),
     ],
 )
 def test_finds_labelled_account_numbers(text: str, number: str) -> None:
@@ -110,8 +112,19 @@ def test_finds_labelled_account_numbers(text: str, number: str) -> None:
         "Tracking 1Z999AA10123456784 for your account.",
         "We refunded 2500 USD to your account.",
         f"No label here: {ACCOUNT}.",
+        "Your account was locked at Unix time 1767225600.",
+        "Account timestamp 1767225600 (epoch).",
+        "Your account has 250000 reward points and 1200 bonus miles.",
+        "Account ID acme-prod-4821 owns this workspace.",
+        "Account ID team_48213377 and account 48213377-eu are identifiers.",
     ],
 )
 def test_ignores_amounts_and_other_numbers_near_account_words(text: str) -> None:
     """Amounts, other labels, masked numbers, years, phones, cards and routing numbers are not account numbers."""
     assert account_found(text) == []
+
+
+def test_a_routing_label_in_brackets_still_labels_the_number() -> None:
+    """A routing word in parentheses between another language's label and the number counts."""
+    assert routing_found(f"Numero de ruta (routing) {RTN} para deposito.") == [RTN]
+    assert routing_found(f"Numero de ruta (routing) {BAD_RANGE} para deposito.") == []

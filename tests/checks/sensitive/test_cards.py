@@ -38,6 +38,9 @@ DISCOVER = card("601111111111111")
 JCB = card("353011133330000")
 DINERS = card("3056930902590")
 UNIONPAY19 = card("620000000000000000")
+MIR = card("220012345678901")
+MAESTRO = card("675912345678901")
+MAESTRO19 = card("501800000000000000")
 
 
 def found(text: str) -> list[str]:
@@ -62,6 +65,12 @@ def found(text: str) -> list[str]:
         grouped(DINERS, (4, 6, 4)),
         grouped(UNIONPAY19, (4, 4, 4, 4, 3)),
         grouped(MC, (4, 4, 4, 4)),
+        grouped(MC, (4, 4, 4, 4), "."),
+        MIR,
+        grouped(MIR, (4, 4, 4, 4)),
+        MAESTRO,
+        grouped(MAESTRO19, (4, 4, 4, 4, 3)),
+        " ".join(VISA16),
     ],
 )
 def test_finds_card_numbers(number: str) -> None:
@@ -74,6 +83,32 @@ def test_cvv_after_a_grouped_card_stays_out_of_the_span() -> None:
     """A grouped card followed by more digits is still found, without them."""
     number = grouped(VISA16, (4, 4, 4, 4))
     assert found(f"card {number} 123 exp 12/27") == [number]
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        f"{VISA16[:4]} {VISA16[4:8]}\n{VISA16[8:12]} {VISA16[12:]}",
+        f"{VISA16[:4]}-{VISA16[4:8]}-\n  {VISA16[8:12]}-{VISA16[12:]}",
+        "\n".join(grouped(VISA16, (4, 4, 4, 4)).split()),
+        f"{grouped(AMEX, (4, 6))}\r\n{AMEX[10:]}",
+    ],
+)
+def test_finds_a_card_wrapped_over_lines(number: str) -> None:
+    """A line break may stand in for the separator where a grouped card wraps."""
+    assert found(f"The card {number}, was declined.") == [number]
+
+
+def test_a_card_read_back_digit_by_digit_is_found() -> None:
+    """Single digits apart by spaces count, with commas between the groups of four."""
+    spoken = ", ".join(" ".join(VISA16[i : i + 4]) for i in range(0, 16, 4))
+    assert found(f"I read it back: {spoken}.") == [spoken]
+
+
+def test_a_number_on_the_line_before_a_card_does_not_hide_it() -> None:
+    """Digits ending the previous line are not glued onto the card below them."""
+    number = grouped(VISA16, (4, 4, 4, 4))
+    assert found(f"Order 12\n{number}\n2026 renewal") == [number]
 
 
 @pytest.mark.parametrize(
@@ -93,6 +128,12 @@ def test_cvv_after_a_grouped_card_stays_out_of_the_span() -> None:
         f"Unknown issuer {card('900000000000000')} or {card('100000000000000')}.",
         f"Wrong length for Amex {card('3782822463100')} or Mastercard {card('55555555555544')}.",
         "Masked **** **** **** 1111 only.",
+        f"Mixed with dots {VISA16[:4]}.{VISA16[4:8]} {VISA16[8:12]}.{VISA16[12:]}.",
+        f"Wrapped with mixed separators {VISA16[:4]} {VISA16[4:8]}\n{VISA16[8:12]}-{VISA16[12:]}.",
+        f"Maestro's broad range {card('560000000000000')} and 12 digits {card('67591234567')}.",
+        f"Mir outside 2200-2204 {card('220512345678901')}.",
+        f"Grouped 8-8 over a line break {VISA16[:8]}\n{VISA16[8:]}.",
+        "Counts 1 2 3 and 4, 5, 6 items.",
     ],
 )
 def test_ignores_look_alikes(text: str) -> None:

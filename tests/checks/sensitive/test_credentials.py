@@ -28,11 +28,11 @@ def b64url(value: dict[str, str]) -> str:
 JWT = b64url({"alg": "HS256", "typ": "JWT"}) + "." + b64url({"sub": "42"}) + "." + BODY[:43]
 TOKENS = {
     "aws access key": "AKIA" + "Z" * 8 + "23456789",
-    "aws session key": "ASIA" + "Q" * 16,
+    "aws session key": "ASIA" + "Q7R2" * 4,
     "stripe secret": "sk_" + "live_" + BODY[:24],
     "stripe test": "sk_" + "test_" + BODY[:24],
     "stripe restricted": "rk_" + "live_" + BODY[:24],
-    "stripe publishable": "pk_" + "live_" + BODY[:24],
+    "stripe webhook secret": "wh" + "sec_" + BODY[:32],
     "github classic": "gh" + "p_" + BODY[:36],
     "github oauth": "gh" + "o_" + BODY[:36],
     "github fine-grained": "github_" + "pat_" + BODY[:22] + "_" + BODY[:59],
@@ -42,6 +42,7 @@ TOKENS = {
     "slack webhook": "https://hooks.slack.com/services/" + "T0123ABCD/" + "B0456EFGH/" + BODY[:24],
     "google api key": "AI" + "za" + BODY[:35],
     "google oauth": "ya" + "29." + BODY[:40],
+    "google oauth client secret": "GOC" + "SPX-" + BODY[:28],
     "openai legacy": "sk" + "-" + BODY[:48],
     "openai project": "sk" + "-proj-" + BODY[:20] + "_" + BODY[:30],
     "anthropic": "sk" + "-ant-api03-" + BODY[:40],
@@ -61,6 +62,13 @@ def test_finds_provider_tokens_with_exact_offsets(token: str) -> None:
     ("text", "expected"),
     [
         (f"Your Twilio account SID is AC{HEX32}.", [f"AC{HEX32}"]),
+        (f"TWILIO_AUTH_TOKEN={HEX32}", [HEX32]),
+        (f"Twilio auth token: {HEX32}.", [HEX32]),
+        (
+            "DATABASE_URL=postgres://admin:" + BODY[:12] + "@db.example.com:5432/app",
+            ["admin:" + BODY[:12]],
+        ),
+        ("redis://:" + BODY[:16] + "@cache:6379/0", [":" + BODY[:16]]),
         (f"Authorization: Bearer {BODY[:32]}", [BODY[:32]]),
         (f"Send the token {JWT}.", [JWT]),
         (f"aws_secret_access_key = {BODY[:40]}", [BODY[:40]]),
@@ -100,8 +108,49 @@ def test_finds_begin_line_and_body_of_a_truncated_key() -> None:
         f"Header {b64url({'typ': 'x'})}.{b64url({'sub': '1'})}.{BODY[:20]} is not a JWT.",
         "Our public key is below: -----BEGIN PUBLIC KEY----- ...",
         "Tracking 1Z999AA10123456784 ships 2026-11-29T10:00:00Z.",
+        f"The file's MD5 is {HEX32}.",
     ],
 )
 def test_ignores_prefixes_placeholders_ids_and_hashes(text: str) -> None:
     """Bare prefixes, placeholders, UUIDs, SHAs, colours and unverified JWT shapes are not secrets."""
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set OPENAI_API_KEY=sk-" + "x" * 48 + " in your .env.",
+        "aws_access_key_id = AKIA" + "X" * 16,
+        "STRIPE_SECRET_KEY=sk_" + "test_" + "0" * 24,
+        "Authorization: Bearer " + "x" * 30 + "1",
+    ],
+)
+def test_ignores_placeholders_made_of_one_repeated_character(text: str) -> None:
+    """A key-shaped placeholder made mostly of one character is not a secret."""
+    assert found(text) == []
+
+
+def test_finds_documentation_example_keys_that_look_real() -> None:
+    """Low variety, not the word EXAMPLE, makes a placeholder: realistic example keys stay keys."""
+    key = "AKIA" + "IOSFODNN7" + "EXAMPLE"
+    assert found(f"Use {key} here.") == [key]
+
+
+def test_ignores_stripe_publishable_keys() -> None:
+    """A publishable key is public by design: it ships in every checkout page."""
+    assert found("Publishable key: pk_" + "live_" + BODY[:24]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Clone ssh://git@github.com/acme/app.git or visit https://jane@example.com/.",
+        "DATABASE_URL=postgres://user:password@localhost:5432/app",
+        "Use postgres://app:${DB_PASSWORD}@db:5432/app or mysql://root:<pass>@db/x.",
+        "Masked: https://admin:********@db.example.com",
+        "See https://example.com:8080/users/@me for your profile.",
+    ],
+)
+def test_ignores_urls_without_a_real_password(text: str) -> None:
+    """A URL's user alone, or a stand-in for its password, is not a credential."""
     assert found(text) == []

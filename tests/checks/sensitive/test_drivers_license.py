@@ -23,9 +23,16 @@ def found(text: str) -> list[str]:
         ("DL# B123-4567-8901", "B123-4567-8901"),
         ("DL 12345678", "12345678"),
         ("DLN: 123 456 789", "123 456 789"),
-        ("License number 12-345-6789", "12-345-6789"),
-        ("Your licence no. AB123456 is verified.", "AB123456"),
-        ("S12345678 is the license on file.", "S12345678"),
+        ("Driver's license number 12-345-6789", "12-345-6789"),
+        ("Your driving licence no. AB123456 is verified.", "AB123456"),
+        ("S12345678 is the driver's license on file.", "S12345678"),
+        ('{"driver_license": "Y1938475"}', "Y1938475"),
+        ("Texas commercial driver's license (CDL) 31928475", "31928475"),
+        ("Washington driver's license number WDL7Q2XK91PB.", "WDL7Q2XK91PB"),
+        ("Washington driver license WHITFDL512P9 expires soon.", "WHITFDL512P9"),
+        ("WA DL LEE**JD512P9 on file", "LEE**JD512P9"),
+        ("Iowa driver's license 482XK7391 is valid.", "482XK7391"),
+        ("New Hampshire DL 07WHT48291 was scanned.", "07WHT48291"),
         ("driver\N{RIGHT SINGLE QUOTATION MARK}s license: 98765432", "98765432"),
     ],
 )
@@ -48,8 +55,18 @@ def test_finds_labelled_license_numbers(text: str, number: str) -> None:
         "License fee is $1,249.99 or 1249.",
         "DL A12345 is too short.",
         "Tracking 1Z999AA10123456784 updated 2026-11-29T10:00:00Z.",
+        "License number 12-345-6789",
+        "Your licence no. AB123456 is verified.",
+        "Our contractor holds CSLB license #1029384.",
+        "Hunting license 4829105 is valid for the 2026 season.",
+        "Nurse Patel's RN license 728394 is on the board site.",
+        "Your courier, driver ID Y1938475, is five minutes away.",
+        "Iowa order 482XK7391 and code 07WHT48291 shipped.",
+        "Driver's license: none. Order 482XK7391 shipped.",
+        "Driver's license on file; lower-case 482xk7391 is not the Iowa format.",
     ],
 )
 def test_ignores_unlabelled_and_other_numbers(text: str) -> None:
-    """Numbers without a license label, or labelled as something else, are not license numbers."""
+    """Numbers without a driver's license label, or labelled as something else, are not
+    license numbers: a bare "license" is a business, professional or hunting license too."""
     assert found(text) == []

@@ -22,6 +22,11 @@ def found(text: str) -> list[str]:
         ("mailto:help@support.example.net", ["help@support.example.net"]),
         ("<ops@example.com>", ["ops@example.com"]),
         ("Ping ANA.GARCIA@EXAMPLE.COM today", ["ANA.GARCIA@EXAMPLE.COM"]),
+        (
+            "Unsubscribe: https://shop.example.com/unsub?email=lena.berg%40example.se",
+            ["lena.berg%40example.se"],
+        ),
+        ("[mail](mailto:jo%40example.org) or a@b.io", ["jo%40example.org", "a@b.io"]),
     ],
 )
 def test_finds_email_addresses_with_exact_offsets(text: str, expected: list[str]) -> None:
@@ -40,6 +45,7 @@ def test_finds_email_addresses_with_exact_offsets(text: str, expected: list[str]
         "Version v2.14.3 shipped 2026-11-29T10:00:00Z for $1,249.99.",
         "The order a1b2@c3 is weird but not mail.",
         "Dots in a row: first..last@example.com is invalid.",
+        "Escaped outside a link: lena%40example.se is not an address.",
     ],
 )
 def test_ignores_mentions_files_versions_and_remotes(text: str) -> None:

@@ -52,7 +52,8 @@ def test_trailing_words_stay_out_of_a_grouped_iban() -> None:
         f"Unknown country XX{DE[2:]}.",
         f"Too short {DE[:-1]} and too long {DE}0.",
         f"Glued A{DE} and {DE}B.",
-        f"Hyphens {'-'.join(spaced(DE).split())}.",
+        f"Dots {'.'.join(spaced(DE).split())}.",
+        f"Mixed {spaced(DE)[:9]}-{spaced(DE)[10:]}.",
         "Tracking 1Z999AA10123456784, build v2.14.3, 2026-11-29T10:00:00Z.",
         "Token ab12cd34ef56gh78ij90kl and DE12 ABCD EFGH IJKL MNOP QR.",
         "Call (555) 010-2030 about $1,249.99.",
@@ -61,6 +62,20 @@ def test_trailing_words_stay_out_of_a_grouped_iban() -> None:
 def test_ignores_invalid_and_random_alphanumerics(text: str) -> None:
     """Wrong checksums, unknown countries, wrong lengths and random codes are not IBANs."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "-".join(spaced(DE).split()),
+        "-".join(spaced(FR).split()),
+        spaced(DE)[:14] + "\n" + spaced(DE)[15:],
+        spaced(FR)[:19] + " \n  " + spaced(FR)[20:],
+    ],
+)
+def test_finds_ibans_grouped_by_hyphens_or_wrapped_over_lines(number: str) -> None:
+    """Hyphens separate groups like spaces, and a line break may stand in for either."""
+    assert found(f"Pay to {number}. Thanks") == [number]
 
 
 def test_an_iban_split_by_a_zero_width_space_is_still_found() -> None:

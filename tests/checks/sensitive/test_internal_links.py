@@ -56,6 +56,34 @@ def test_finds_configured_internal_domains_and_their_subdomains() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Run `ssh ops@bastion.prod.corp` to get in.", ["bastion.prod.corp"]),
+        ("scp -P 22 app.tgz deploy@web1.lan:/tmp/", ["web1.lan"]),
+        ("git clone git@gitlab.acme.internal:payments/api.git", ["gitlab.acme.internal"]),
+    ],
+)
+def test_finds_internal_hosts_behind_a_login(text: str, expected: list[str]) -> None:
+    """A user@ in front of a host does not hide it when the host is logged in to, not mailed."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "The sheet is on \\\\fileserver.lan\\finance\\Q3.xlsx.",
+            ["\\\\fileserver.lan\\finance\\Q3.xlsx"],
+        ),
+        ("Map \\\\nas01\\backups as drive Z:", ["\\\\nas01\\backups"]),
+    ],
+)
+def test_finds_windows_shares_on_lan_hosts(text: str, expected: list[str]) -> None:
+    """A UNC path to an internal or dotless host is found as a whole."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Public DNS 8.8.8.8 and https://example.com/help.",
@@ -66,6 +94,9 @@ def test_finds_configured_internal_domains_and_their_subdomains() -> None:
         "Update to version 10.0.0.1 and v2.14.3.",
         "Order 4821 placed 2026-11-29T10:00:00Z for $1,249.99.",
         "Global IPv6 2001:db8::1 is fine.",
+        "During development it runs on localhost, but you use the hosted version.",
+        "Share \\\\files.example.com\\public is public; regex \\\\d\\\\w is not a share.",
+        "The git team answers at ops@tools.corp within a day.",
     ],
 )
 def test_ignores_public_hosts_emails_and_files(text: str) -> None:

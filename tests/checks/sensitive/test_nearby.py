@@ -23,6 +23,7 @@ OTHER = Keywords(["balance", "order"])
         ("driver\N{RIGHT SINGLE QUOTATION MARK}s license 12345", True),
         ("date-of-birth 12345", True),
         ("date  of\nbirth 12345", True),
+        ("date_of_birth 12345", True),
     ],
 )
 def test_near_matches_whole_words_only(text: str, expected: bool) -> None:
@@ -67,3 +68,12 @@ def test_keywords_needs_a_phrase() -> None:
     """An empty keyword set is a programming error."""
     with pytest.raises(ValueError):
         Keywords([" "])
+
+
+def test_span_lookups_give_the_keyword_itself() -> None:
+    """``last_span_in`` and ``first_span_in`` give a keyword's start and end, or None."""
+    text = "driver's license or lic 12345 then lic"
+    assert LICENSE.last_span_in(text, 0, 29) == (20, 23)
+    assert LICENSE.first_span_in(text, 0, 29) == (0, 16)
+    assert LICENSE.first_span_in(text, 24, 34) is None
+    assert LICENSE.last_span_in(text, 0, 29)[1] == LICENSE.last_in(text, 0, 29)

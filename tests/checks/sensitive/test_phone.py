@@ -27,6 +27,7 @@ def found(text: str) -> list[str]:
         ("My mobile is 5550102030", ["5550102030"]),
         ("Call our order desk at 555-010-2030", ["555-010-2030"]),
         ("It's +1 202 555 0143 2 times a day", ["+1 202 555 0143"]),
+        ("From abroad dial 0044 20 7946 0958.", ["0044 20 7946 0958"]),
     ],
 )
 def test_finds_phone_numbers_with_exact_offsets(text: str, expected: list[str]) -> None:
@@ -57,6 +58,47 @@ def test_finds_phone_numbers_with_exact_offsets(text: str, expected: list[str]) 
 def test_ignores_ids_dates_prices_cards_and_addresses(text: str) -> None:
     """Order and tracking numbers, SSNs, dates, prices, cards, IPs and versions are not phones."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("London: 020 7946 0958.", ["020 7946 0958"]),
+        ("Manchester is on 0161 496 0755", ["0161 496 0755"]),
+        ("Or (020) 7946 0958 from a landline", ["(020) 7946 0958"]),
+        ("Appelez le 01 42 68 53 00 ou 01.42.68.53.00", ["01 42 68 53 00", "01.42.68.53.00"]),
+        ("東京: 03-1234-5678", ["03-1234-5678"]),
+        ("Sydney 02 9876 5432, twice", ["02 9876 5432"]),
+    ],
+)
+def test_finds_national_numbers_written_as_their_country_groups_them(
+    text: str, expected: list[str]
+) -> None:
+    """A trunk-0 number counts when valid in a region and grouped the way that region writes it."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reference 0123 4567 89 is on the form.",
+        "Delivered 03-12-2026 and 01.02.2026 at 10:30.",
+        "Invoice 020 7946 0958 is due.",
+        "Sort code 08-32-10, account 31926819.",
+        "IBAN DE89 3704 0044 0532 0130 00 on file.",
+        "Batch 0420-1234-56 and 0001 2345 6789.",
+        "Our id is 00441234567890.",
+    ],
+)
+def test_ignores_trunk_zero_ids_dates_and_unusual_groupings(text: str) -> None:
+    """Leading-zero ids, dates and groupings no country writes are not national numbers."""
+    assert found(text) == []
+
+
+def test_finds_toll_free_vanity_numbers() -> None:
+    """A toll-free code followed by letters is a dialable number; a SKU with one is not."""
+    text = "Call 1-800-FLOWERS, 1 (888) GOT-JUNK or 800-CONTACTS; SKU 800-ABCDEFG; 800-PAGE book."
+    assert found(text) == ["1-800-FLOWERS", "1 (888) GOT-JUNK", "800-CONTACTS"]
 
 
 def test_warm_up_loads_metadata_without_changing_results() -> None:

@@ -30,6 +30,7 @@ def found(text: str, *values: PrivateValue) -> list[str]:
         ("Jane Q. Public", "Hello Jane Q. Public, welcome back!", ["Jane Q. Public"]),
         ("221B Baker Street", "Shipping to 221B\nBaker  Street, London.", ["221B\nBaker  Street"]),
         ("jane@example.com", "Confirmation goes to jane@example.com.", ["jane@example.com"]),
+        ("X9-TRQ-551", "Code `X9-TRQ-551` accepted.", ["X9-TRQ-551"]),
     ],
 )
 def test_finds_a_repeated_private_value_with_exact_offsets(
@@ -37,6 +38,44 @@ def test_finds_a_repeated_private_value_with_exact_offsets(
 ) -> None:
     """A value repeated word for word is found; punctuation, spacing and digit grouping do not hide it."""
     assert found(text, private(value)) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "expected"),
+    [
+        ("0417", "PIN:0417.", ["0417"]),
+        ("R7QK-22LP", "Reset: https://reset.example.com/?token=R7QK-22LP", ["R7QK-22LP"]),
+        ("Hunter2-Zebra!", "Log in with pw=Hunter2-Zebra!&next=/home", ["Hunter2-Zebra!"]),
+        ("jane@example.com", "[mail](mailto:jane@example.com?subject=Hi)", ["jane@example.com"]),
+        ("4111111111111111", "card=4111-1111-1111-1111&ok", ["4111-1111-1111-1111"]),
+        ("Maple Street", "Saved answer=Maple Street.", ["Maple Street"]),
+        (
+            "blue horse battery staple",
+            "Is it blue horse battery staple?yes",
+            ["blue horse battery staple"],
+        ),
+    ],
+)
+def test_finds_a_value_glued_to_punctuation_inside_a_word(
+    value: str, text: str, expected: list[str]
+) -> None:
+    """A value glued to its label, a URL query or other punctuation is still found, exactly."""
+    assert found(text, private(value)) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("4821", "We refunded $48.21 today."),
+        ("4821", "That is 48,21 EUR."),
+        ("0417", "The meeting is at 04:17."),
+        ("shopwell", "Write to support@shopwell.example."),
+        ("0417", "Order 904172:ok"),
+    ],
+)
+def test_ignores_values_split_inside_numbers_names_and_longer_runs(value: str, text: str) -> None:
+    """Decimal points, thousands commas and dots in names join, they do not separate."""
+    assert found(text, private(value)) == []
 
 
 def test_finds_values_with_different_salts() -> None:
@@ -70,3 +109,23 @@ def test_stops_when_the_budget_is_spent() -> None:
     )
     with pytest.raises(BudgetSpent):
         list(find_private_values("some words here", ctx))
+
+
+def test_a_repeat_in_another_case_is_found_only_with_the_casefold_digest() -> None:
+    """The producer opts in by sending the digest of the case-folded value as well."""
+    import hashlib
+
+    from schemas.turn import PrivateValue
+    from worker.checks.sensitive.context import DetectorContext
+    from worker.checks.sensitive.private_values import find_private_values
+
+    salt, value = "pepper", "Maple Street"
+    exact = hashlib.sha256((salt + value).encode()).hexdigest()
+    folded = hashlib.sha256((salt + value.casefold()).encode()).hexdigest()
+    text = "We will ship to MAPLE STREET tomorrow."
+    plain = DetectorContext(private_values=(PrivateValue(salt=salt, sha256=exact),))
+    assert list(find_private_values(text, plain)) == []
+    opted_in = DetectorContext(
+        private_values=(PrivateValue(salt=salt, sha256=exact, sha256_casefold=folded),)
+    )
+    assert [text[s:e] for s, e in find_private_values(text, opted_in)] == ["MAPLE STREET"]

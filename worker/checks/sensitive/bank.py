@@ -13,11 +13,12 @@ single space or hyphen) labelled by an account word ("account", "acct",
 the number, or after it when none is before. 4-7 digit numbers need that
 label right before them ("acct 48213"). Not counted: amounts and counts
 ("account balance is 1500", "$1500", "1,500.00", "1500 USD", "12345678
-points"), numbers labelled as something else
-("order 1234 on your account", "call 8005550100"), masked or partial numbers
-("account ending in 4321", "****4321"), years, compact dates (YYYYMMDD),
-phone, SSN and zip+4 shapes, card numbers and routing numbers the routing
-detector takes.
+points", "250000 reward points"), numbers labelled as something else
+("order 1234 on your account", "call 8005550100", "Unix time 1767225600"),
+masked or partial numbers ("account ending in 4321", "****4321"), digits
+inside a hyphenated or underscored identifier ("Account ID acme-prod-4821"),
+years, compact dates (YYYYMMDD), phone, SSN and zip+4 shapes, card numbers
+and routing numbers the routing detector takes.
 """
 
 from __future__ import annotations
@@ -31,11 +32,17 @@ from worker.checks.sensitive.context import DetectorContext
 from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 # Not inside a longer number, code, amount or date; not masked ("****1234",
-# "...1234") and not after a currency sign.
-_BEFORE = r"(?<![0-9A-Za-z*•$€£¥]|[0-9][.,/:\-]|\.\.|[$€£¥]\ )"
+# "...1234"), not after a currency sign and not the last piece of an identifier
+# ("acme-prod-4821"), unless that is an account word glued on ("acct-4821").
+_BEFORE = (
+    r"(?<![0-9A-Za-z*•$€£¥]|[0-9][.,/:\-]|\.\.|[$€£¥]\ "
+    r"|(?<!(?<![A-Za-z])(?i:acct|acc|account|a/c))[0-9A-Za-z][\-_])"
+)
+# Nor a count or amount: a unit right after it, or after one word ("reward points").
 _AFTER = (
-    r"(?![0-9A-Za-z%]|[.,/:\-][0-9]"
-    r"|\ ?(?i:usd|eur|gbp|dollars?|points|miles|credits|items|days|months|years)\b)"
+    r"(?![0-9A-Za-z%]|[.,/:\-][0-9]|[\-_][A-Za-z]"
+    r"|\ ?(?:[A-Za-z]+\ )?(?i:usd|eur|gbp|dollars?|points|miles|credits|items|days|months"
+    r"|years)\b)"
 )
 _ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
 # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
@@ -61,6 +68,7 @@ _NOT_ACCOUNT = [
     *("pin", "code", "otp", "passcode", "password", "card", "ssn", "license", "year"),
     *("since", "ending", "ends", "ending in", "last", "last four", "last 4", "x", "xx"),
     *("routing", "aba", "rtn", "transit", "days", "version", "item", "sku", "room"),
+    *("time", "timestamp", "unix", "epoch", "utc"),
 ]
 OTHER_WORDS = Keywords(_NOT_ACCOUNT)
 ROUTING_RIVALS = Keywords(["account", "acct", "a/c", "checking", "savings"])

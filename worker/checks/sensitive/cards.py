@@ -1,35 +1,42 @@
 """``card``: payment card numbers (PANs).
 
 What counts: 13-19 digits, written together or grouped the way cards are
-printed (4-4-4-4, 4-4-4-4-3, 4-4-4-1..3, Amex 4-6-5, Diners 4-6-4) with one
-kind of single separator (space or hyphen), that pass the Luhn check AND
-start with a real issuer prefix at a length that issuer uses:
+printed (4-4-4-4, 4-4-4-4-3, 4-4-4-1..3, Amex 4-6-5, Diners 4-6-4) or read
+back digit by digit ("4 5 3 9 1 4 8 8 ...", commas allowed between the
+groups of four: "4 5 3 9, 1 4 8 8, ..."), with one kind of single separator
+(space, hyphen or dot) between groups; a line break may stand in for it where
+the number wraps ("4539 1488\n0343 6467"). The digits must pass the Luhn
+check AND start with a real issuer prefix at a length that issuer uses:
 
 - Visa 4: 13, 16, 19; Mastercard 51-55, 2221-2720: 16; Amex 34, 37: 15;
 - Discover 6011, 644-649, 65, 622126-622925: 16-19; JCB 3528-3589: 16-19;
-- Diners 300-305, 36, 38-39: 14-19; UnionPay 62: 16-19.
+- Diners 300-305, 36, 38-39: 14-19; UnionPay 62: 16-19; Mir 2200-2204: 16-19;
+- Maestro 5018, 5020, 5038, 5893, 6304, 6759, 6761-6763: 13-19.
 
 A grouped card followed by more groups ("4111 1111 1111 1111 123", a CVV)
 still counts when its leading groups alone are a card.
 
-What does not count: Maestro-only prefixes (50, 56-59, 60, 61, 63, 66-69
-outside the ranges above) and 12-digit cards, left out because they match
-too many ordinary numbers; masked numbers ("**** 1111"); a digit run glued
-to letters or inside a longer one (tracking numbers, timestamps, IBANs); a
-run preceded by a number-bearing code ("DE89 3704 ..."); and anything
-failing Luhn or the issuer table.
+What does not count: Maestro's broad ranges (50, 56-59, 60, 61, 63, 66-69
+outside the four-digit prefixes above) and 12-digit cards, left out because
+they match too many ordinary numbers; masked numbers ("**** 1111"); a digit
+run glued to letters or inside a longer one (tracking numbers, timestamps,
+IBANs); a run preceded by a number-bearing code ("DE89 3704 ..."); mixed
+separators ("4111 1111-1111 1111"); and anything failing Luhn or the issuer
+table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import regex
 from stdnum import luhn
 
 from worker.checks.sensitive.context import DetectorContext
 
-# A maximal run of digit groups joined by single spaces or hyphens. Possessive,
+# A maximal run of digit groups joined by single spaces, hyphens or dots, or,
+# in a number read digit by digit, by ", " ("4 5 3 9, 1 4 8 8, ..."). Possessive,
 # so a run is never cut short to fit: a prefix is chosen below, on purpose.
 # Not after a letter, digit or decimal point, nor after a code that holds a
 # digit ("DE89 3704 ...", "A1 4111 ...": an IBAN or some reference).
@@ -38,10 +45,15 @@ _RUN = regex.compile(
     (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]|[A-Za-z]{2}[0-9]{2}(?:\ [0-9A-Za-z]{4})*\ )
     # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
     # from skipping ahead to the next digit.
-    [0-9][0-9]*+(?:[\ \-][0-9]++)*+
+    [0-9][0-9]*+(?:(?:[\ \-.]|,\ (?=[0-9]\ [0-9](?![0-9])))[0-9]++)*+
     """,
     regex.VERBOSE,
 )
+_GROUP = regex.compile(r"[0-9]++")
+# Digit by digit, the groups a reader pauses between: "4 5 3 9".
+_SPOKEN_GROUP = regex.compile(r"[0-9](?:\ [0-9])*+")
+# Where a number wraps: a line break, maybe indented, then more digits.
+_WRAP = regex.compile(r"[\ \-]?\r?\n[\ \t]*+(?=[0-9])")
 _GLUED_AFTER = regex.compile(r"[A-Za-z]|[.,][0-9]")
 
 # (prefix low, prefix high, digits of the prefix, lengths)
@@ -55,6 +67,10 @@ _ISSUERS: tuple[tuple[int, int, int, frozenset[int]], ...] = (
     (644, 649, 3, frozenset(range(16, 20))),
     (65, 65, 2, frozenset(range(16, 20))),
     (62, 62, 2, frozenset(range(16, 20))),  # UnionPay; holds Discover's 622126-622925
+    (2200, 2204, 4, frozenset(range(16, 20))),  # Mir
+    # Maestro: only its four-digit prefixes; its broad ranges would match too much.
+    *((p, p, 4, frozenset(range(13, 20))) for p in (5018, 5020, 5038, 5893, 6304, 6759)),
+    (6761, 6763, 4, frozenset(range(13, 20))),
     (3528, 3589, 4, frozenset(range(16, 20))),
     (300, 305, 3, frozenset(range(14, 20))),
     (36, 36, 2, frozenset(range(14, 20))),
@@ -75,6 +91,8 @@ def _card_like(sizes: list[int]) -> bool:
         return True
     if len(sizes) == 3:
         return sizes in ([4, 6, 5], [4, 6, 4])
+    if all(s == 1 for s in sizes):
+        return True  # digit by digit
     return all(s == 4 for s in sizes[:-1]) and 1 <= sizes[-1] <= 4
 
 
@@ -83,24 +101,76 @@ def is_card_number(digits: str) -> bool:
     return 13 <= len(digits) <= 19 and _issuer_length_ok(digits) and luhn.is_valid(digits)
 
 
+# A candidate: its groups as (start, end, digits), in order.
+_Groups = list[tuple[int, int, str]]
+
+
+def _separator(text: str, groups: _Groups) -> set[str]:
+    """The separators between groups on one line (a line break is not one)."""
+    return {text[a[1]] for a, b in pairwise(groups) if b[0] - a[1] == 1}
+
+
+def _spoken(text: str, start: int, end: int) -> _Groups | None:
+    """Groups of a number read digit by digit with commas between them; None if it is not."""
+    groups: _Groups = []
+    for chunk in regex.finditer(r"[^,]++", text, pos=start, endpos=end):
+        group = _SPOKEN_GROUP.fullmatch(text, chunk.start() + (chunk.start() > start), chunk.end())
+        if group is None:
+            return None
+        groups.append((group.start(), group.end(), group.group().replace(" ", "")))
+    return groups
+
+
+def _wrapped(text: str, groups: _Groups, end: int) -> tuple[_Groups, int]:
+    """``groups`` continued over line breaks while the number can still grow."""
+    digit_count = sum(len(g[2]) for g in groups)
+    while digit_count < 19 and (wrap := _WRAP.match(text, end)) is not None:
+        more = _RUN.match(text, wrap.end())
+        if more is None:
+            break
+        extra = [(m.start(), m.end(), m.group()) for m in _GROUP.finditer(text, *more.span())]
+        if len(_separator(text, groups) | _separator(text, extra)) > 1:
+            break
+        groups, end = groups + extra, more.end()
+        digit_count += sum(len(g[2]) for g in extra)
+    return groups, end
+
+
 def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of card numbers in ``text``; see the module docstring for what counts."""
+    resume = 0  # the end of the last card: a wrapped card's later lines are inside it
+    lines = "\n" in text or "\r" in text
     for match in _RUN.finditer(text):
         ctx.budget.check()
         start, end = match.span()
-        if end - start < 13:  # fewer than 13 digits, separators or not
+        if start < resume:
             continue
+        wraps = lines and (
+            text[end : end + 1] in ("\n", "\r")
+            or (text[end + 1 : end + 2] in ("\n", "\r") and text[end] in " -")
+        )
+        if end - start < 13 and not wraps:  # fewer than 13 digits, separators or not
+            continue
+        if "," in match.group():
+            spoken = _spoken(text, start, end)
+            if spoken is None:
+                continue
+            groups = spoken
+        else:
+            groups = [(m.start(), m.end(), m.group()) for m in _GROUP.finditer(text, start, end)]
+            if len(_separator(text, groups)) > 1:
+                continue
+            if wraps:
+                groups, end = _wrapped(text, groups, end)
         if _GLUED_AFTER.match(text, end):
-            continue
-        run = match.group()
-        groups = regex.split(r"[ \-]", run)
-        separators = {run[i] for i in range(len(run)) if run[i] in " -"}
-        if len(separators) > 1:
             continue
         # The whole run, else the longest run of leading groups that is a card.
         for count in range(len(groups), 0, -1):
             head = groups[:count]
-            digits = "".join(head)
-            if _card_like([len(g) for g in head]) and is_card_number(digits):
-                yield start, start + sum(map(len, head)) + count - 1
+            digits = "".join(g[2] for g in head)
+            if count == 1 < len(groups) and _GLUED_AFTER.match(text, head[0][1]):
+                break  # a decimal point: "4111111111111111.50" is an amount
+            if _card_like([len(g[2]) for g in head]) and is_card_number(digits):
+                resume = head[-1][1]
+                yield start, resume
                 break

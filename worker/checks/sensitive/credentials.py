@@ -2,20 +2,29 @@
 
 Counts (prefixes are case-sensitive, as the providers issue them): AWS access
 key ids (``AKIA``/``ASIA`` + 16) and secret keys (40 characters of mixed
-case and digits, only with an AWS-secret word shortly before); Stripe
-(``sk_``/``rk_`` live or test, ``pk_live_``), GitHub (``ghp_ gho_ ghu_ ghs_
-ghr_ github_pat_``), GitLab (``glpat-``), Slack tokens (``xoxb- xoxp- xoxa-
-xoxr- xapp-``) and webhook URLs, Google API keys (``AIza`` + 35) and OAuth
-tokens (``ya29.``), OpenAI (``sk-``, ``sk-proj-``), Anthropic (``sk-ant-``),
-Hugging Face (``hf_``), SendGrid (``SG.x.y``), npm (``npm_``), Twilio
-``SK``/``AC`` + 32 hex with a Twilio word nearby, Azure ``AccountKey=`` and
-``SharedAccessKey=`` values, the token after ``Bearer``, JWTs whose header
-decodes to JSON with ``"alg"``, and PEM/PGP private key blocks (through the
-END line, or the BEGIN line and the base64 lines under it when END is missing).
+case and digits, only with an AWS-secret word shortly before); Stripe secret
+and restricted keys (``sk_``/``rk_`` live or test) and webhook signing
+secrets (``whsec_``), GitHub (``ghp_ gho_ ghu_ ghs_ ghr_ github_pat_``),
+GitLab (``glpat-``), Slack tokens (``xoxb- xoxp- xoxa- xoxr- xapp-``) and
+webhook URLs, Google API keys (``AIza`` + 35), OAuth client secrets
+(``GOCSPX-``) and OAuth tokens (``ya29.``), OpenAI (``sk-``, ``sk-proj-``),
+Anthropic (``sk-ant-``), Hugging Face (``hf_``), SendGrid (``SG.x.y``), npm
+(``npm_``), Twilio ``SK``/``AC`` + 32 hex with a Twilio word nearby and auth
+tokens (32 lower-case hex with "twilio" itself shortly before, as in
+``TWILIO_AUTH_TOKEN=``), Azure ``AccountKey=`` and ``SharedAccessKey=``
+values, the token after ``Bearer``, the ``user:password`` of a URL
+(``postgres://admin:s3cret@db``: the user info is the span), JWTs whose
+header decodes to JSON with ``"alg"``, and PEM/PGP private key blocks
+(through the END line, or the BEGIN line and the base64 lines under it when
+END is missing).
 
 Does not count: a prefix alone or with too few characters after it (``sk-``,
-``AKIA``), placeholders without digits (``Bearer YOUR_TOKEN``), UUIDs, git
-SHAs, hex colours, order ids, public keys and certificates, passwords in
+``AKIA``), placeholders without digits (``Bearer YOUR_TOKEN``) or made mostly
+of one character (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``), a URL's user
+without a password (``ssh://git@host``) or with a stand-in for one
+(``user:password@``, ``user:${DB_PASSWORD}@``, ``user:<pass>@``), Stripe
+publishable keys (``pk_live_``: public by design, shipped to browsers), UUIDs,
+git SHAs, hex colours, order ids, public keys and certificates, passwords in
 prose (``my password is hunter2``), and keys of providers not listed.
 """
 
@@ -38,7 +47,7 @@ _E = r"(?![A-Za-z0-9_\-])"  # nor its head
 _FAMILIES: tuple[str, ...] = (
     rf"{_B}(?:AKIA|ASIA)[A-Z0-9]{{16}}{_E}",
     rf"{_B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{{16,}}",
-    rf"{_B}pk_live_[A-Za-z0-9]{{16,}}",
+    rf"{_B}whsec_[A-Za-z0-9+/]{{24,}}={{0,2}}",
     rf"{_B}gh[pousr]_[A-Za-z0-9]{{30,}}",
     rf"{_B}github_pat_[A-Za-z0-9_]{{40,}}",
     rf"{_B}glpat-[A-Za-z0-9_\-]{{20,}}",
@@ -46,6 +55,7 @@ _FAMILIES: tuple[str, ...] = (
     rf"{_B}xapp-(?=[A-Za-z0-9\-]*[0-9])[A-Za-z0-9][A-Za-z0-9\-]{{14,}}",
     r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}",
     rf"{_B}AIza[A-Za-z0-9_\-]{{35}}{_E}",
+    rf"{_B}GOCSPX-[A-Za-z0-9_\-]{{24,}}{_E}",
     rf"{_B}ya29\.[A-Za-z0-9_\-]{{20,}}",
     rf"{_B}sk-ant-[A-Za-z0-9_\-]{{20,}}",
     rf"{_B}sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{{20,}}",
@@ -71,7 +81,21 @@ _AWS_SECRET_WORD = regex.compile(
     regex.IGNORECASE,
 )
 _TWILIO_WORD = regex.compile(r"twilio|account[ _]?sid|auth[ _]?token|api[ _]?key", regex.I)
+# A Twilio auth token is bare lower-case hex, like an MD5: only with "twilio" itself nearby.
+_TWILIO_TOKEN = regex.compile(rf"{_B}(?=[0-9a-f]{{0,31}}[a-f])[0-9a-f]{{32}}{_E}")
+_TWILIO_NAME = regex.compile(r"twilio", regex.I)
 _CONTEXT_CHARS = 60
+# ``scheme://user:password@host``: the user info is the finding when it holds a password.
+_URL_PASSWORD = regex.compile(
+    r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,15}://"
+    r"(?P<token>[^\s:/?#@\[\]<>\"'`]*:(?P<password>[^\s/?#@\[\]<>\"'`]+))@"
+)
+# Passwords that stand for one in documentation: the field's name or a template slot.
+_PASSWORD_PLACEHOLDER = regex.compile(
+    r"(?:your[_\-]?|my[_\-]?|db[_\-]?)?(?:password|passwd|pass|pwd|pw|secret|changeme)"
+    r"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{+[^{}]*\}+|<[^<>]*>|\[[^\[\]]*\]|%s",
+    regex.IGNORECASE,
+)
 
 _PEM_BEGIN = regex.compile(
     r"-----BEGIN (?P<label>(?:RSA |EC |OPENSSH |DSA |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----"
@@ -82,17 +106,40 @@ _PEM_BEGIN = regex.compile(
 def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each credential in ``text``, in order."""
     spans = list(_pem_blocks(text))
-    for pattern in _PLAIN:
-        for match in pattern.finditer(text):
-            spans.append(match.span("token") if "token" in pattern.groupindex else match.span())
     if "eyJ" in text:
         spans.extend(m.span() for m in _JWT.finditer(text) if _is_jwt(m.group()))
-    spans.extend(m.span() for m in _TWILIO.finditer(text) if _near(_TWILIO_WORD, text, m.start()))
-    if _AWS_SECRET_WORD.search(text):
-        spans.extend(
-            m.span() for m in _AWS_SECRET.finditer(text) if _near(_AWS_SECRET_WORD, text, m.start())
+    found: list[regex.Match[str]] = []
+    for pattern in _PLAIN:
+        found.extend(pattern.finditer(text))
+    found.extend(m for m in _TWILIO.finditer(text) if _near(_TWILIO_WORD, text, m.start()))
+    if _TWILIO_NAME.search(text):
+        found.extend(
+            m for m in _TWILIO_TOKEN.finditer(text) if _near(_TWILIO_NAME, text, m.start())
         )
+    if _AWS_SECRET_WORD.search(text):
+        found.extend(
+            m for m in _AWS_SECRET.finditer(text) if _near(_AWS_SECRET_WORD, text, m.start())
+        )
+    if "://" in text and "@" in text:
+        found.extend(
+            m
+            for m in _URL_PASSWORD.finditer(text)
+            if not _PASSWORD_PLACEHOLDER.fullmatch(m.group("password"))
+        )
+    for match in found:
+        token = match.group("token") if "token" in match.re.groupindex else match.group()
+        if not _placeholder(token):
+            spans.append(match.span("token") if "token" in match.re.groupindex else match.span())
     yield from merged(spans)
+
+
+def _placeholder(token: str) -> bool:
+    """Whether one character makes up most of ``token`` (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``).
+
+    Measured by variety, not by words: realistic keys written for documentation
+    keep ``EXAMPLE`` inside and are still keys.
+    """
+    return max(map(token.count, set(token))) * 2 > len(token)
 
 
 def _near(words: regex.Pattern[str], text: str, start: int) -> bool:

@@ -1,18 +1,35 @@
 """``date_of_birth``: a full date written as someone's date of birth.
 
 What counts: a date with day, month and year (``03/04/1985``, ``3-4-85``,
-``03.04.1985``, ``1985-03-04``, ``March 4, 1985``, ``4 March 1985``,
-``Mar 4 1985``, ``4th of March, 1985``, ``04-Mar-1985``) whose closest label
-is a birth word ("date of birth", "DOB", "D.O.B.", "born", "birthday", "birth
-date", "birthdate"): within 50 characters before the date, or 40 after it
-when nothing labels it before; never across a sentence break or another
-date. The span is the date itself.
+``03.04.1985``, ``1985-03-04``, ``19850304``, ``March 4, 1985``, ``4 March
+1985``, ``Mar 4 1985``, ``4th of March, 1985``, ``04-Mar-1985``,
+``4-Mar-85``) whose closest label is a birth word: within 50 characters
+before the date, or 40 after it when nothing labels it before; never across
+a sentence break or another date. The span is the date itself.
+
+Birth words are strong or weak. Strong ones name the field and always count:
+"date of birth", "DOB", "D.O.B.", "birth date", "birthdate", "date de
+naissance", "fecha de nacimiento", "Geburtsdatum". Weak ones ("born",
+"birthday", "birth", "bday", "b-day", "geboren") count only when they are about a
+person:
+
+- a person is their subject or owner: "I was born", "you were born", "the
+  patient was born", "my birthday", "your son's birthday";
+- or they label a field: first in their line, sentence or clause and followed
+  by nothing but the date ("Born: 4 Mar 1985", "Geboren am 04.03.1985",
+  "Dana Whitfield, born 3/4/85").
 
 What does not count: a date labelled as something else, even near a birth
-word ("your birthday coupon expires on 12/31/2025": "expires" is closer); a
-date without a birth word (deliveries, appointments); a year or a month and
-day alone ("born in 1985", "my birthday is March 4"); impossible dates
-(month 13, day 32) and version strings or IP addresses.
+word ("your birthday coupon expires on 12/31/2025": "expires" is closer; "Born
+to Run was released on ..."); a weak word about a company, product, feature
+or event ("Acme was born in a garage on ...", "our company's birthday is
+...", "birthday reminders go out on ...", "your birthday discount applies
+on ..."); a date given as an example ("e.g.", "for example", "format" closer
+to it than the birth word); a date without a birth word (deliveries,
+appointments); a year or a month and day alone ("born in 1985", "my birthday
+is March 4"); impossible dates (month 13, day 32) and version strings or IP
+addresses. A name alone is not a person here ("Jane was
+born on ..." does not count): it could as well be a company's.
 """
 
 from __future__ import annotations
@@ -36,9 +53,10 @@ _DATE = regex.compile(
     (?:
         (?P<a>[0-9]{{1,2}})(?P<s>[/.\-])(?P<b>[0-9]{{1,2}})(?P=s)(?:{_YEAR}|[0-9]{{2}})
       | {_YEAR}(?P<t>[/.\-])(?:0?[1-9]|1[0-2])(?P=t)(?:0?[1-9]|[12][0-9]|3[01])
+      | {_YEAR}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])
       | {_MONTH}\ {_DAY},?\ {_YEAR}
       | {_DAY}(?:\ of)?\ {_MONTH},?\ {_YEAR}
-      | {_DAY}-{_MONTH}-{_YEAR}
+      | {_DAY}-{_MONTH}-(?:{_YEAR}|[0-9]{{2}})
     )
     (?![0-9A-Za-z]|[./\-][0-9])
     """,
@@ -49,12 +67,15 @@ _DATE = regex.compile(
 _BREAK = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n", regex.REVERSE)
 _BREAK_AFTER = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n")
 
-BIRTH_WORDS = Keywords(
-    [
-        *("date of birth", "dob", "d.o.b", "born", "birthday", "birth date"),
-        *("birthdate", "bday", "b-day", "birth"),
-    ]
+# Each word's longest piece is a substring every text is searched for before
+# any regex runs (``Keywords.all_in``): a new word with a new piece costs time.
+_STRONG = (
+    *("date of birth", "dob", "d.o.b", "birth date", "birthdate", "date de naissance"),
+    *("fecha de nacimiento", "geburtsdatum"),
 )
+_WEAK = ("born", "birthday", "bday", "b-day", "birth", "geboren")
+BIRTH_WORDS = Keywords([*_STRONG, *_WEAK])
+_WEAK_FOLDED = frozenset(w.replace("-", "") for w in _WEAK)
 # Labels of other dates that win when they are closer than a birth word.
 OTHER_WORDS = Keywords(
     [
@@ -65,8 +86,40 @@ OTHER_WORDS = Keywords(
         *("placed", "purchased", "issued", "issue date", "effective", "starts"),
         *("ends", "ended", "closed", "opened", "joined", "since", "updated"),
         *("invoice", "payment", "paid", "charged", "refund", "deadline", "by"),
+        *("released", "launched", "founded", "established", "created", "go out"),
     ]
 )
+# A date given as an example of the format, not anyone's.
+EXAMPLE_WORDS = Keywords(
+    ["e.g", "eg", "for example", "for instance", "example", "such as", "format", "sample"]
+)
+# "format MM/DD/YYYY: 03/04/1985": the example word described the placeholder.
+_PLACEHOLDER = regex.compile(r"\b(?:[DMY]{1,4}[/.\-]){2}[DMY]{2,4}\b", regex.IGNORECASE)
+
+_PERSON = (
+    r"(?:customer|client|member|patient|applicant|policyholder|holder|insured|passenger"
+    r"|guest|employee|student|user|child|kid|baby|son|daughter|wife|husband|spouse"
+    r"|partner|mother|father|mom|mum|dad|parent|brother|sister|grandson|granddaughter"
+    r"|dependent|dependant|beneficiary|cardholder|traveller|traveler|person|friend)"
+)
+# Whose birth a weak word is about, right before it: a person subject for
+# "born" ("you were born", "the patient was born"), a person owner for the
+# others ("my birthday", "the customer's birthday").
+_BORN_SUBJECT = regex.compile(
+    rf"(?i:\b(?:i|you|he|she|they|{_PERSON}s?)\s+(?:(?:was|were|am|is|are|'m|'re|got|been)\s+)*)$"
+)
+_OWNER = regex.compile(
+    rf"(?i:\b(?:my|your|his|her|their|{_PERSON}s?['\u2019]s?)\s+(?:[0-9]+(?:st|nd|rd|th)\s+)?)$"
+)
+# "birthday sale", "birthday reminders": the word names something else.
+_MODIFIES = regex.compile(
+    r"(?i:[\ \-](?:sale|discount|coupon|reward|reminder|party|gift|offer|email|message|club"
+    r"|bonus|treat|week|month|special|promo|deal|voucher|card|cake|present|event|perk|point"
+    r"|credit|month)s?\b)"
+)
+# What may stand between a field label and its date, and before the label.
+_TO_DATE = regex.compile(r"(?i:[\s:=\-\u2013\u2014\"'(]|\b(?:on|am|el|le|is|was|the)\b)*+$")
+_FIELD_START = regex.compile(r"(?:^|[\n.!?;,(|{\[])[\s\"'*_#>\-]*$")
 
 
 def _day_month_ok(match: regex.Match[str]) -> bool:
@@ -76,20 +129,54 @@ def _day_month_ok(match: regex.Match[str]) -> bool:
     return a >= 1 and b >= 1 and ((a <= 12 and b <= 31) or (a <= 31 and b <= 12))
 
 
+def _about_a_person(text: str, word: tuple[int, int], lo: int, date: tuple[int, int]) -> bool:
+    """Whether a weak birth word at ``word`` labels a person's birth (see the docstring)."""
+    start, end = word
+    before = text[max(lo, start - 40) : start]
+    folded = text[start:end].casefold().replace("-", "")
+    born = folded in ("born", "geboren")
+    if not born and _MODIFIES.match(text, end):
+        return False
+    if (_BORN_SUBJECT if born else _OWNER).search(before):
+        return True
+    # A field label: first in its clause, and the date right after it.
+    return (
+        date[0] >= end
+        and _TO_DATE.match(text, end, date[0]) is not None
+        and _FIELD_START.search(text, max(lo, start - 10), start) is not None
+    )
+
+
+def _is_birth(text: str, word: tuple[int, int], lo: int, date: tuple[int, int]) -> bool:
+    folded = text[word[0] : word[1]].casefold().replace("-", "")
+    return folded not in _WEAK_FOLDED or _about_a_person(text, word, lo, date)
+
+
 def _birth_label(text: str, start: int, end: int, previous_end: int) -> bool:
     lo = max(start - 50, previous_end)
     sentence = _BREAK.search(text, lo, start)
     if sentence is not None:
         lo = sentence.end()
-    birth, other = BIRTH_WORDS.last_in(text, lo, start), OTHER_WORDS.last_in(text, lo, start)
-    if birth >= 0 or other >= 0:
-        return birth > other
+    birth = BIRTH_WORDS.last_span_in(text, lo, start)
+    other = OTHER_WORDS.last_in(text, lo, start)
+    if birth is not None or other >= 0:
+        if birth is None or birth[1] <= other:
+            return False
+        example = EXAMPLE_WORDS.last_in(text, birth[1], start)
+        if example >= 0 and not _PLACEHOLDER.search(text, example, start):
+            return False
+        return _is_birth(text, birth, lo, (start, end))
     hi = min(end + 40, len(text))
     sentence = _BREAK_AFTER.search(text, end, hi)
     following = _DATE.search(text, end, hi)
     hi = min([hi] + [m.start() for m in (sentence, following) if m is not None])
-    birth, other = BIRTH_WORDS.first_in(text, end, hi), OTHER_WORDS.first_in(text, end, hi)
-    return birth >= 0 and (other < 0 or birth < other)
+    after = BIRTH_WORDS.first_span_in(text, end, hi)
+    other = OTHER_WORDS.first_in(text, end, hi)
+    return (
+        after is not None
+        and (other < 0 or after[0] < other)
+        and _is_birth(text, after, end, (start, end))
+    )
 
 
 def find_date_of_birth(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:

@@ -1,10 +1,12 @@
 """``drivers_license``: US driver's license numbers, only where labelled as such.
 
 No format is distinctive on its own (``A1234567`` is also a part number), so a
-license word must be the closest label: "driver's license", "drivers
-license", "driver license", "license number", "licence", "DL", "DLN", "DL#"
-(whole words: "public" never reads as "lic"). Before the number, or after it
-when nothing labels it before.
+driver's license word must be the closest label: "driver's license",
+"drivers license", "driver license", "driving licence" (either spelling, as
+words or a ``driver_license`` key), "CDL", "DL", "DLN", "DL#", "D/L" (whole
+words: "public" never reads as "lic"). Before the number, or after it when
+nothing labels it before. A bare "license" or "license number" is not enough:
+contractors, nurses, hunters and software have license numbers too.
 
 What counts, by shape (one kind of separator, a space or hyphen, between
 digit groups; none between letters and digits except a hyphen):
@@ -14,12 +16,16 @@ digit groups; none between letters and digits except a hyphen):
   Minnesota, Maryland, New Jersey, Virginia, Massachusetts, Hawaii, ...;
 - two letters then 5-7 digits (``AB123456``);
 - 7-12 digits alone (Texas, Pennsylvania, New York ``123 456 789``, Colorado
-  ``12-345-6789``, North Carolina, ...).
+  ``12-345-6789``, North Carolina, ...);
+- the letter-digit mixes, in capitals: Iowa ``123AB4567``, New Hampshire
+  ``12ABC12345``, Washington ``WDL`` and nine letters or digits, and
+  Washington's older name-based ``WHITFDL512P9`` (five letters of the last
+  name, ``*`` padded, two initials, three digits, two check characters).
 
-What does not count: the letter-digit mixes of Iowa (``123AB4567``), New
-Hampshire (``12ABC12345``) and Washington (``WDL...``), which look like any
-reference code; a number whose closest label is something else (phone, order,
-card, account); phone, SSN, zip+4 and date shapes; amounts.
+What does not count: a number whose closest label is something else (phone,
+order, card, account, passport); a number labelled only by another kind of
+license (business, professional, hunting, software); phone, SSN, zip+4 and
+date shapes; amounts.
 """
 
 from __future__ import annotations
@@ -33,9 +39,17 @@ from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 _DL = regex.compile(
     r"""
-    (?<![0-9A-Za-z]|[0-9][.,/:\-]|[$€£¥])
-    (?P<letters>[A-Za-z]{1,2}-?)?
-    [0-9]++(?:(?P<sep>[\ \-])[0-9]++(?:(?P=sep)[0-9]++)*+)?+
+    (?<![0-9A-Za-z*]|[0-9][.,/:\-]|[$€£¥])
+    (?:
+        (?P<mixed>
+            [0-9]{3}[A-Z]{2}[0-9]{4}                    # Iowa
+          | [0-9]{2}[A-Z]{3}[0-9]{5}                    # New Hampshire
+          | WDL[0-9A-Z]{9}                              # Washington
+          | [A-Z][A-Z*]{4}[A-Z][A-Z*][0-9]{3}[0-9A-Z]{2}  # Washington, before 2018
+        )
+      | (?P<letters>[A-Za-z]{1,2}-?)?
+        [0-9]++(?:(?P<sep>[\ \-])[0-9]++(?:(?P=sep)[0-9]++)*+)?+
+    )
     (?![0-9A-Za-z]|[.,/:\-][0-9])
     """,
     regex.VERBOSE,
@@ -49,16 +63,11 @@ LICENSE_WORDS = Keywords(
         "drivers license",
         "driver license",
         "driver's licence",
+        "drivers licence",
         "driver licence",
         "driving licence",
         "driving license",
-        "license",
-        "licence",
-        "license number",
-        "license no",
-        "license #",
-        "lic #",
-        "lic no",
+        "cdl",
         "dl",
         "dl#",
         "dl #",
@@ -74,6 +83,7 @@ OTHER_WORDS = Keywords(
         *("social security", "passport", "plate", "vin", "serial", "model", "part"),
         *("sku", "member", "customer", "booking", "reservation", "amount", "total"),
         *("balance", "price", "expires", "expiration", "exp", "issued", "dob", "born"),
+        *("license plate", "plate number", "license key", "product key"),
     ]
 )
 
@@ -105,8 +115,12 @@ def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int,
         ctx.budget.check()
         if not overlaps(labels, match.start() - 60, match.end() + 40):
             continue
-        letters = match.group("letters") or ""
         start, end = match.span()
+        if match.group("mixed") is not None:
+            if label_is(text, start, end, LICENSE_WORDS, OTHER_WORDS, 60, 40):
+                yield start, end
+            continue
+        letters = match.group("letters") or ""
         digits = match.group()[len(letters) :]
         groups = tuple(len(g) for g in _SEPARATOR.split(digits))
         if not _plausible(letters.rstrip("-"), groups):

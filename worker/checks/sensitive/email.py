@@ -3,13 +3,16 @@
 Counts: a local part of letters, digits and ``. _ % + - '`` (starting with a
 letter, digit or underscore; no two dots in a row), ``@``, then a domain of
 one or more labels and a top-level label of two or more letters (or punycode
-``xn--``).
+``xn--``). Inside a URL (after ``scheme://`` or ``mailto:`` in the same run of
+non-space text) the ``@`` may be percent-encoded as ``%40``
+(``?email=lena%40example.se``); the span is the address as written.
 
 Does not count: ``@mentions`` and handles without a local part or a dotted
 domain (``@sam``, ``sam@localhost``), package and version pins
 (``lodash@4.17.21``), retina file names (``logo@2x.png``: a domain ending in a
 file extension is a file), scp-style git remotes (``git@github.com:org/x``),
-quoted local parts, and spelled-out addresses (``sam at acme dot com``).
+quoted local parts, spelled-out addresses (``sam at acme dot com``), and
+``%40`` outside a URL.
 """
 
 from __future__ import annotations
@@ -20,17 +23,18 @@ import regex
 
 from worker.checks.sensitive.context import DetectorContext
 
-_EMAIL = regex.compile(
-    r"""
+_SHAPE = r"""
     (?<![\p{L}0-9._%+\-@])              # not the tail of a longer local part
     (?P<local>[\p{L}0-9_](?:[\p{L}0-9._%+'\-]*[\p{L}0-9_])?)
-    @
+    AT
     (?P<domain>(?:[\p{L}0-9](?:[\p{L}0-9\-]{0,61}[\p{L}0-9])?\.)+
                (?P<tld>\p{L}{2,24}|xn--[a-z0-9\-]{2,59}))
     (?![\p{L}0-9_\-]|\.[\p{L}0-9]|@)     # the whole domain, not a prefix of it
-    """,
-    regex.VERBOSE,
-)
+"""
+_EMAIL = regex.compile(_SHAPE.replace("AT", "@", 1), regex.VERBOSE)
+# Inside a URL an address is often percent-encoded: ``?email=lena%40example.se``.
+_ENCODED = regex.compile(_SHAPE.replace("AT", "%40", 1), regex.VERBOSE)
+_URL_START = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|mailto:", regex.IGNORECASE)
 
 # Endings that make ``name@2x.png`` a file, not an address. (``.zip`` and
 # ``.mov`` are registered TLDs too, but nobody's mailbox lives there.)
@@ -45,19 +49,33 @@ _RETINA = regex.compile(r"[0-9]+(?:\.[0-9]+)?x\.", regex.IGNORECASE)
 
 
 def find_email(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
-    """Yield ``(start, end)`` of each email address in ``text``."""
+    """Yield ``(start, end)`` of each email address in ``text``, in order."""
+    if "%40" not in text:
+        yield from _addresses(_EMAIL, "@", text)
+        return
+    encoded = (span for span in _addresses(_ENCODED, "%40", text) if _in_url(text, span[0]))
+    yield from sorted([*_addresses(_EMAIL, "@", text), *encoded])
+
+
+def _addresses(pattern: regex.Pattern[str], at_sign: str, text: str) -> Iterator[tuple[int, int]]:
     pos = 0
-    at = text.find("@")
+    at = text.find(at_sign)
     while at != -1:
         # A local part has at most 64 characters (RFC 5321): scan only around each "@".
-        match = _EMAIL.search(text, max(pos, at - 64), at + 256)
+        match = pattern.search(text, max(pos, at - 64), at + 256)
         if match is None:
-            at = text.find("@", at + 1)
+            at = text.find(at_sign, at + 1)
             continue
         if _counts(text, match):
             yield match.span()
         pos = match.end()
-        at = text.find("@", pos)
+        at = text.find(at_sign, pos)
+
+
+def _in_url(text: str, start: int) -> bool:
+    """Whether ``start`` is inside a URL: the run of non-space text before it has a scheme."""
+    token_start = max(text.rfind(ch, 0, start) for ch in " \t\n\"'<>()") + 1
+    return _URL_START.search(text, token_start, start) is not None
 
 
 def _counts(text: str, match: regex.Match[str]) -> bool:

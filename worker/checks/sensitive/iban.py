@@ -4,13 +4,16 @@ What counts: a registered country code, two check digits and that country's
 basic bank account number, exactly as long as the IBAN registry says for the
 country, passing mod-97 and the country's BBAN structure (digits where the
 registry wants digits). Printed compact (``DE89370400440532013000``) or in
-groups separated by single spaces (``DE89 3704 0044 0532 0130 00``, any grouping);
-letters in any case. No label word is needed: a checksum, an exact length and
-a structure together are rare by chance.
+groups separated by one kind of single separator, a space or a hyphen
+(``DE89 3704 0044 0532 0130 00``, ``HU85-1177-3016-...``, any grouping); a
+line break may stand in for it where the IBAN wraps. Letters in any case. No
+label word is needed: a checksum, an exact length and a structure together
+are rare by chance.
 
-What does not count: other separators (hyphens, dots), IBANs glued to other
-letters or digits, a run whose country length ends inside a group, and national
-check digits (not validated, so IBANs made for tests still count).
+What does not count: other separators (dots, slashes) or a mix of spaces and
+hyphens, IBANs glued to other letters or digits, a run whose country length
+ends inside a group, and national check digits (not validated, so IBANs made
+for tests still count).
 """
 
 from __future__ import annotations
@@ -36,12 +39,19 @@ _REGISTRY = (
 _LENGTHS = {entry[:2]: int(entry[2:]) for entry in _REGISTRY.split()}
 
 # The country code and check digits, then letters and digits in groups split
-# by single spaces. Groups are usually of four, but any grouping is read: a
-# zero-width space standing in for a space is removed by normalisation and
-# leaves "2122 3307" as "21223307". Possessive, so a long run never backtracks.
+# by single spaces or hyphens, or by a line break. Groups are usually of four,
+# but any grouping is read: a zero-width space standing in for a space is
+# removed by normalisation and leaves "2122 3307" as "21223307". Possessive,
+# so a long run never backtracks.
 _CANDIDATE = regex.compile(
-    r"(?<![0-9A-Za-z])[A-Za-z]{2}[0-9]{2}(?:\ ?[0-9A-Za-z]++){1,30}+(?![0-9A-Za-z])"
+    r"""
+    (?<![0-9A-Za-z])[A-Za-z]{2}[0-9]{2}
+    (?:(?:[\ \-]|\ ?\r?\n[\ \t]*+)?[0-9A-Za-z]++){1,30}+
+    (?![0-9A-Za-z])
+    """,
+    regex.VERBOSE,
 )
+_GROUP = regex.compile(r"[0-9A-Za-z]++")
 
 # Where a candidate can start: a country code and check digits not glued to a
 # word. Found from the digits, which the engine skips to fast; the candidate
@@ -64,21 +74,21 @@ def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         return
     for match in _CANDIDATE.finditer(text, first.start() - 2):
         ctx.budget.check()
-        start, printed = match.start(), match.group()
-        length = _LENGTHS.get(printed[:2].upper())
+        start = match.start()
+        length = _LENGTHS.get(text[start : start + 2].upper())
         if length is None:
             continue
         # The IBAN ends where a group ends with exactly the country's length;
         # overshooting inside a group means the run is something else.
-        compact, printed_length = "", 0
-        for group in printed.split(" "):
-            if compact:
-                printed_length += 1
-            compact += group
-            printed_length += len(group)
+        compact, end, separators = "", start, set()
+        for group in _GROUP.finditer(text, start, match.end()):
+            if compact and text[end] in " -":  # a line break is no separator
+                separators.add(text[end])
+            compact += group.group()
+            end = group.end()
             if len(compact) >= length:
                 break
-        if len(compact) != length:
+        if len(compact) != length or len(separators) > 1:
             continue
         if _valid(compact.upper()):
-            yield start, start + printed_length
+            yield start, end

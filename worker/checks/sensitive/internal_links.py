@@ -1,19 +1,26 @@
 """``find_internal_links``: links and bare addresses of local or internal places.
 
-Counts, as a URL (``http://10.0.0.5:8080/admin``, the span is the whole URL)
+Counts, as a URL (``http://10.0.0.5:8080/admin``, the span is the whole URL),
+as a Windows share (``\\\\fileserver.lan\\finance\\q3.xlsx``, the whole path)
 or bare with an optional port and path (``grafana.corp``, ``db.internal:5432``):
 ``localhost`` (and ``*.localhost``); loopback ``127.0.0.0/8`` and ``::1``;
 ``0.0.0.0``; private IPv4 (10/8, 172.16/12, 192.168/16); link-local
 (169.254/16, fe80::/10); unique-local IPv6 (fc00::/7); hosts whose last
 label(s) are internal-only (``.internal .local .corp .lan .intranet
-.home.arpa .localdomain``); and any host equal to or under one of
-``ctx.internal_domains``.
+.home.arpa .localdomain``); any host equal to or under one of
+``ctx.internal_domains``; and the host of a share whose name has no dot
+(``\\\\fileserver\\share``: a LAN machine's name). A host after ``user@``
+counts when it is a login, not a mailbox: after ``ssh``, ``scp``, ``sftp``,
+``rsync``, ``mosh`` or ``telnet`` on the same line (``ssh ops@bastion.corp``),
+or before ``:path`` (``git@gitlab.acme.internal:team/app.git``).
 
 Does not count: public addresses and domains (``8.8.8.8``, ``example.com``),
 an internal word elsewhere than at the end (``corporation.com``,
-``local.example.com``), email addresses at internal domains (the email
-detector's), file names and paths (``.env.local``, ``/etc/app.local``), and
-IPs that ``find_ip_address`` leaves out (versions).
+``local.example.com``), the word ``localhost`` with no port or path after it
+(``the app runs on localhost``: prose, not an address), email addresses at
+internal domains (``jane@acme.corp``: the email detector's), file names and
+paths (``.env.local``, ``/etc/app.local``), and IPs that ``find_ip_address``
+leaves out (versions).
 """
 
 from __future__ import annotations
@@ -44,12 +51,23 @@ _URL = regex.compile(
 # A dotted host name (or the bare word localhost) not glued to a path, a file
 # name or an email's local part.
 _HOST = regex.compile(
-    r"(?<![\p{L}0-9_.@/\\\-])"
+    r"(?<![\p{L}0-9_./\\\-])"
     r"(?:(?:[\p{L}0-9](?:[\p{L}0-9\-]{0,61}[\p{L}0-9])?\.)+[\p{L}][\p{L}0-9\-]{0,62}|localhost)"
     r"(?![\p{L}0-9_\-@]|\.[\p{L}0-9])",
     regex.IGNORECASE,
 )
 _PORT_PATH = regex.compile(r"(?::[0-9]{1,5})?(?:/[^\s<>\"'`]*)?")
+# ``user@host`` is a login, not a mailbox, after a remote-login or copy command on the
+# same line (``ssh ops@bastion.corp``) or before ``:path`` (``git@git.acme.internal:x.git``).
+_LOGIN_COMMAND = regex.compile(
+    r"(?<![\p{L}0-9_\-])(?:ssh|scp|sftp|rsync|mosh|telnet)(?![\p{L}0-9_\-])"
+)
+_LOGIN_CHARS = 64
+# A Windows share, ``\\host\share\path``: its host is a LAN machine when it has no dot.
+_UNC = regex.compile(
+    r"(?<![\\\p{L}0-9_])\\\\(?P<host>[\p{L}0-9][\p{L}0-9_.\-]*|\[[0-9A-Fa-f:.]+\])"
+    r"\\[^\s\\<>\"'`|]+(?:\\[^\s\\<>\"'`|]+)*\\?"
+)
 _TRAILING = ".,;:!?)]}*'\""
 
 
@@ -65,13 +83,32 @@ def find_internal_links(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
     for start, end, address in iter_ip_addresses(text):
         if _is_internal_address(address):
             spans.append((start, _extend(text, end)))
+    if "\\\\" in text:
+        for match in _UNC.finditer(text):
+            host = match.group("host").strip("[]")
+            if "." not in host or _is_internal_host(host, domains):
+                spans.append((match.start(), match.start() + len(match.group().rstrip(_TRAILING))))
     lowered = text.lower()
     # Most texts name no internal place: skip the host scan unless a suffix is there.
     if any(hint in lowered for hint in _HOST_HINTS + domains):
         for match in _HOST.finditer(text):
-            if _is_internal_name(match.group().lower(), domains):
+            if _is_internal_name(match.group().lower(), domains) and _is_place(text, match):
                 spans.append((match.start(), _extend(text, match.end())))
     yield from _outside_urls(spans)
+
+
+def _is_place(text: str, match: regex.Match[str]) -> bool:
+    """Whether a bare host names a place: ``localhost`` alone is a word until a port or path
+    follows it; a host after ``user@`` is a mailbox's domain unless it is a login."""
+    start, end = match.span()
+    if match.group().lower() == "localhost" and _extend(text, end) == end:
+        return False
+    if not text.startswith("@", start - 1):
+        return True
+    if text.startswith(":", end) and not text[end + 1 : end + 2].isspace():
+        return True
+    line_start = max(text.rfind("\n", 0, start) + 1, start - _LOGIN_CHARS)
+    return _LOGIN_COMMAND.search(text, line_start, start) is not None
 
 
 def _extend(text: str, end: int) -> int:

@@ -9,8 +9,9 @@ Matching is case-insensitive and whole-word: a keyword never matches inside a
 longer word, so "lic" never fires inside "public" and "born" not inside
 "airborne". Only letters count as word characters at the edges, so "SS#",
 "DL:" and "acct12345678" still show their keyword. Inside a phrase, a space
-matches any run of white space or hyphens ("date-of-birth") and an apostrophe
-is optional and may be curly ("drivers license", "driver\N{RIGHT SINGLE QUOTATION MARK}s license").
+matches any run of white space, hyphens or underscores ("date-of-birth",
+"driver_license" as a JSON key) and an apostrophe is optional and may be
+curly ("drivers license", "driver\N{RIGHT SINGLE QUOTATION MARK}s license").
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ def _phrase(phrase: str) -> str:
     parts = []
     for ch in phrase:
         if ch.isspace():
-            parts.append(r"[\s\-]+")
+            parts.append(r"[\s\-_]+")
         elif ch in _APOSTROPHES:
             parts.append(f"[{_APOSTROPHES}]?")
         else:
             parts.append(regex.escape(ch))
     # Collapse repeated space runs that a double space in a phrase would make.
-    return "".join(parts).replace(r"[\s\-]+[\s\-]+", r"[\s\-]+")
+    return "".join(parts).replace(r"[\s\-_]+[\s\-_]+", r"[\s\-_]+")
 
 
 def _needle(phrase: str) -> str:
@@ -106,6 +107,16 @@ class Keywords:
         """End offset of the last keyword wholly inside ``text[lo:hi]``; -1 if none."""
         spans = self._spans(text, lo, hi)
         return spans[-1][1] if spans else -1
+
+    def last_span_in(self, text: str, lo: int, hi: int) -> tuple[int, int] | None:
+        """``(start, end)`` of the last keyword wholly inside ``text[lo:hi]``; None if none."""
+        spans = self._spans(text, lo, hi)
+        return spans[-1] if spans else None
+
+    def first_span_in(self, text: str, lo: int, hi: int) -> tuple[int, int] | None:
+        """``(start, end)`` of the first keyword wholly inside ``text[lo:hi]``; None if none."""
+        spans = self._spans(text, lo, hi)
+        return spans[0] if spans else None
 
     def first_in(self, text: str, lo: int, hi: int) -> int:
         """Start offset of the first keyword wholly inside ``text[lo:hi]``; -1 if none."""

@@ -8,21 +8,33 @@ Counts:
   that country;
 - North American numbers 3-3-4 with separators (``(555) 010-2030``,
   ``555-010-2030``, ``555.010.2030``, ``555 010 2030``, ``1-800-555-0199``);
+- the same with ``00`` for ``+`` when a separator follows the country code
+  (``0044 20 7946 0958``);
+- national numbers with a trunk 0 (``020 7946 0958``, ``0161 496 0755``,
+  ``01 42 68 53 00``, ``03-1234-5678``, ``(020) 7946 0958``): 10 or 11 digits
+  split by one kind of separator, valid in one of a few trunk-0 regions
+  (``_NATIONAL_REGIONS``) *and* grouped the way that region writes its numbers,
+  so ``0123 4567 89`` is an id and ``03-12-2026`` a date;
+- toll-free vanity numbers with three capitals or more (``1-800-FLOWERS``,
+  ``1 (888) GOT-JUNK``);
 - a bare run of 10 digits (or 11 starting with 1) only when a phone word
   (phone, call, text, mobile, tel, fax, SMS, WhatsApp...) comes shortly before.
 
-A North American shape is dropped when a label word shortly before it names
-an id (order, tracking, invoice, account, ticket...) and none names a phone.
+A North American, national or vanity shape is dropped when a label word
+shortly before it names an id (order, tracking, invoice, account, ticket...)
+and none names a phone.
 
 Does not count: SSNs (3-2-4), dates, times, ISO timestamps, prices, card
 numbers (4-4-4-4), IP addresses, versions, ZIP+4 codes, order or ticket ids
 (a number glued to letters, ``#`` or another digit group: ``ORD-555-010-2030``,
-``#5550102030``), a digit run inside a longer run, and national formats of
-other countries without ``+`` (``020 7946 0958``).
+``#5550102030``), a digit run inside a longer run, and national formats
+without a trunk 0 (Spain's ``912 345 678``) or grouped otherwise than their
+country writes them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -39,7 +51,7 @@ _AFTER = r"(?![\p{L}0-9_]|[\-./,][0-9])"
 
 _INTERNATIONAL = regex.compile(
     rf"""{_BEFORE}
-    \+[0-9]{{1,3}}
+    (?:\+|00(?=[1-9][0-9]{{0,2}}[ .\-(]))[0-9]{{1,3}}
     (?:(?:[ .\-]|[ ]?\((?=[0-9]{{1,4}}\)))?\(?[0-9]{{1,5}}\)?){{1,6}}
     {_AFTER}""",
     regex.VERBOSE,
@@ -53,6 +65,30 @@ _NANP = regex.compile(
     regex.VERBOSE,
 )
 _BARE = regex.compile(rf"{_BEFORE}1?[2-9][0-9]{{9}}{_AFTER}")
+# A national number: trunk 0 and area code (maybe in parentheses), then groups split
+# by one kind of separator: ``020 7946 0958``, ``01 42 68 53 00``, ``03-1234-5678``.
+_NATIONAL = regex.compile(
+    rf"""{_BEFORE}
+    (?:0[1-9][0-9]{{0,3}}(?P<sep>[ .\-])|\(0[1-9][0-9]{{0,3}}\)(?P<sep>[ ]?))
+    [0-9]{{2,8}}(?:(?P=sep)[0-9]{{2,8}}){{0,3}}
+    {_AFTER}""",
+    regex.VERBOSE,
+)
+_NATIONAL_DIGITS = (10, 11)
+# Regions whose national numbers carry a trunk 0, most written first.
+_NATIONAL_REGIONS = (
+    "GB", "FR", "DE", "JP", "AU", "IT", "NL", "IE", "BE", "CH", "AT", "SE", "NZ", "KR",
+    "CN", "IN", "ZA", "TR",
+)  # fmt: skip
+# A toll-free vanity number: ``1-800-FLOWERS``, ``1 (888) GOT-JUNK``; three letters or more.
+_VANITY = re.compile(
+    r"(?<![A-Za-z0-9_#+$\-])(?:1[ .\-]?)?"
+    r"(?:\(8(?:00|33|44|55|66|77|88)\) ?|8(?:00|33|44|55|66|77|88)[ .\-])"
+    r"(?=(?:[0-9 .\-]*[A-Z]){3})[A-Z0-9]{3}[ .\-]?[A-Z0-9]{4,7}(?![A-Za-z0-9_])"
+)
+# Where a vanity number may be: a toll-free code and a capital letter soon after. Starts
+# with a literal, which the engine finds fast; ``_VANITY`` then reads around each.
+_TOLL_FREE = re.compile(r"8(?:00|33|44|55|66|77|88)[ .\-)] ?[A-Z0-9]{0,3}[A-Z]")
 # Label words shortly before a number (same line) say what it is: "phone: ..."
 # vs "order ...". A phone word anywhere there wins: "call our order desk".
 _LABEL = regex.compile(
@@ -64,6 +100,7 @@ _LABEL = regex.compile(
     regex.IGNORECASE,
 )
 _LABEL_CHARS = 32
+_GROUP = re.compile(r"[0-9]+")
 # Stretches of digits and separators long enough to hold a number: the shape
 # patterns run only around these, not at every position of the text.
 _RUN = regex.compile(r"[0-9][0-9 ().\-]{7,}")
@@ -81,6 +118,8 @@ def _label(text: str, start: int) -> str | None:
 
 @lru_cache(maxsize=4096)  # an agent repeats its own hotline in turn after turn
 def _possible(candidate: str) -> bool:
+    if candidate.startswith("00"):
+        candidate = "+" + candidate[2:]
     try:
         number = phonenumbers.parse(candidate, None)
     except phonenumbers.NumberParseException:
@@ -88,11 +127,31 @@ def _possible(candidate: str) -> bool:
     return phonenumbers.is_possible_number(number)
 
 
+@lru_cache(maxsize=4096)
+def _national(candidate: str) -> bool:
+    """Whether ``candidate`` is a valid number of a trunk-0 region written in that region's
+    own grouping (``020 7946 0958`` in GB, ``01 42 68 53 00`` in France). Groups that no
+    region writes, like ``0123 4567 89``, are ids."""
+    groups = [len(group) for group in _GROUP.findall(candidate)]
+    for region in _NATIONAL_REGIONS:
+        try:
+            number = phonenumbers.parse(candidate, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if not phonenumbers.is_valid_number(number):
+            continue
+        written = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+        if [len(group) for group in _GROUP.findall(written)] == groups:
+            return True
+    return False
+
+
 def _international(text: str, start: int, end: int) -> int | None:
     """End of the longest prefix of ``text[start:end]`` that is a possible number."""
     while True:
         candidate = text[start:end]
-        digits = sum("0" <= ch <= "9" for ch in candidate)
+        # "0044 20 ..." is "+44 20 ...": the 00 is not part of the number.
+        digits = sum("0" <= ch <= "9" for ch in candidate) - 2 * candidate.startswith("00")
         if digits < 7:
             return None
         if digits <= 15 and _possible(candidate):
@@ -110,7 +169,7 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     for run in _RUN.finditer(text):
         # Room for a "+" or "(" before the run and for the lookarounds after it.
         pos, endpos = max(0, run.start() - 2), run.end() + 2
-        if "+" in text[pos : run.start()]:
+        if "+" in text[pos : run.start()] or text.startswith("00", run.start()):
             for match in _INTERNATIONAL.finditer(text, pos, endpos):
                 end = _international(text, match.start(), match.end())
                 if end is not None:
@@ -121,7 +180,27 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         for match in _BARE.finditer(text, pos, endpos):
             if _label(text, match.start()) == "phone":
                 spans.append(match.span())
+        if text.startswith("0", run.start()) or text.startswith("(0", run.start() - 1):
+            spans.extend(_nationals(text, pos, endpos, ctx))
+    for hint in _TOLL_FREE.finditer(text):
+        # "1 (" may stand before the code; the longest tail ends 12 characters after it.
+        vanity = _VANITY.search(text, max(0, hint.start() - 3), hint.start() + 16)
+        if vanity is not None and _label(text, vanity.start()) != "id":
+            spans.append(vanity.span())
     yield from merged(spans)
+
+
+def _nationals(text: str, pos: int, endpos: int, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
+    for match in _NATIONAL.finditer(text, pos, endpos):
+        ctx.budget.check()
+        start, end = match.span()
+        # "020 7946 0958 2 times": drop trailing groups past a national number's length.
+        while sum("0" <= ch <= "9" for ch in text[start:end]) > _NATIONAL_DIGITS[-1]:
+            end = start + text.rfind(match.group("sep") or " ", start, end) - start
+        candidate = text[start:end]
+        digits = sum("0" <= ch <= "9" for ch in candidate)
+        if digits in _NATIONAL_DIGITS and _label(text, start) != "id" and _national(candidate):
+            yield start, end
 
 
 def warm_up() -> None:

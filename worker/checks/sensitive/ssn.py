@@ -1,21 +1,18 @@
 """``ssn``: US Social Security numbers.
 
-What counts: ``123-45-6789``, ``123 45 6789`` or ``123.45.6789`` (one kind of
-separator, used twice) anywhere; a bare ``123456789`` only when an SSN word
+What counts: ``234-56-7891``, ``234 56 7891`` or ``234.56.7891`` (one kind of
+separator, used twice) anywhere; a bare ``234567891`` only when an SSN word
 ("SSN", "social security", "SS#", ...) is near it. The number must be one the
 SSA could issue: area not 000, 666 or 900-999 (9xx are ITINs and the
 advertising range 987-65-432x), group not 00, serial not 0000, and not one of
-the numbers famous from wallet inserts and ads (078-05-1120, 219-09-9999,
-457-55-5462).
+the numbers famous from wallet inserts, ads and forms (078-05-1120,
+219-09-9999, 457-55-5462, and the placeholder 123-45-6789 that forms print
+as the example: an agent repeating it leaks nobody's number).
 
-``123-45-6789`` is flagged on purpose: it is the usual test value, but an
-agent that prints a realistic SSN-shaped value leaks the format at least, and
-the check cannot tell a placeholder from a customer's number.
-
-What does not count: partial numbers ("ending in 6789"), masked ones
-("***-**-6789"), a 3-2-4 number inside a longer run of digits or letters,
+What does not count: partial numbers ("ending in 7891"), masked ones
+("***-**-7891"), a 3-2-4 number inside a longer run of digits or letters,
 phone numbers, dates and zip+4 codes (different shapes), a number labelled
-as something else ("order 123-45-6789", "case number 123456789"), and a bare
+as something else ("order 234-56-7891", "case number 234567891"), and a bare
 nine-digit number without an SSN word.
 """
 
@@ -49,7 +46,8 @@ _SSN = regex.compile(
     regex.VERBOSE,
 )
 
-_FAMOUS = frozenset({"078051120", "219099999", "457555462"})
+# Wallet-insert and advertising numbers, and the example every form prints.
+_FAMOUS = frozenset({"078051120", "219099999", "457555462", "123456789"})
 
 SSN_WORDS = Keywords(
     [
