@@ -5,7 +5,13 @@ import pytest
 from tests.checks.facts.turns import check, support_turn, tool_round
 from worker.checks.facts.dates import DATE, date_keys, find_dates
 from worker.checks.facts.numbers import BARE_NUMBER, NUMBER
-from worker.checks.facts.patterns import BARE_DOMAIN, MAY_BE_DOMAIN, MAY_BE_PHONE, PHONE
+from worker.checks.facts.patterns import (
+    BARE_DOMAIN,
+    MAY_BE_DOMAIN,
+    MAY_BE_PHONE,
+    PHONE,
+    PLAIN_PHONE,
+)
 from worker.checks.result import Verdict
 
 TEXTS = [
@@ -13,6 +19,9 @@ TEXTS = [
     "Call +1 555 010 2030 or 0161 496 0000; see shop.example.io/returns or acme.com.",
     "MARCH 4 2026, 4 of mar. 2026, 03/04/26, 1.5 million, 500k, 15 percent, 12%",
     "\uff2darch 4, \u0130stanbul 2026-03-04, \u0131 5 May 2026",  # not ASCII
+    "Mayday may 12 maybe 12.12.12, 12/12/1212, dec. 5, deck 5, 31 janitors, 1st of jan 2026",
+    "x2026-01-01 22nd dec 2025, sept 9, 4.3.26, 12-25-2026 and 2026/3/4; +49 (0)89 2024 3310",
+    "1-800-555-0199, 1 (800) 555-0199, +1(555)010-2030, x1-800-555-0199, 11 555 010 2030",
 ]
 
 
@@ -29,6 +38,14 @@ def test_bare_number_reads_the_numbers_number_reads(text: str) -> None:
     """Leaving the currency out of the source scan moves no number."""
     expected = [(m["num"], m["mult"], m["pct"]) for m in NUMBER.finditer(text)]
     assert [(m["num"], m["mult"], m["pct"]) for m in BARE_NUMBER.finditer(text)] == expected
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_phone_finds_what_the_plain_alternation_finds(text: str) -> None:
+    """The skip-ahead ``PHONE`` reads the phones of its one-alternation specification."""
+    assert [m.span() for m in PHONE.finditer(text)] == [
+        m.span() for m in PLAIN_PHONE.finditer(text)
+    ]
 
 
 @pytest.mark.parametrize("text", TEXTS)

@@ -46,11 +46,38 @@ DATE = re.compile(_date_pattern(_MONTH), re.IGNORECASE | re.VERBOSE)
 _LOWER_DATE = re.compile(_date_pattern(_MONTH.lower()), re.VERBOSE)
 
 
+# Where a date may start in lower-cased text, found by a scan that skips ahead
+# to one character class: the first digit or letter of a ``DATE`` match, not
+# inside a word, and what must follow it in every form (two separators, a
+# month word). Every match of ``DATE`` starts at one; most starts are dates.
+_LOWER_START = re.compile(
+    r"""
+    [0-9adfjmnos](?<![\w.,/-].)
+    (?:
+        (?<=[0-9])(?=[0-9]{3}[-/.][0-9]|[0-9]?[/.-][0-9]{1,2}[/.-][0-9]{2}
+                    |[0-9]?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec))
+      | (?<=j)(?=an|u[nl]) | (?<=f)(?=eb) | (?<=m)(?=a[ry]) | (?<=a)(?=pr|ug)
+      | (?<=s)(?=ep) | (?<=o)(?=ct) | (?<=n)(?=ov) | (?<=d)(?=ec)
+    )
+    """,
+    re.VERBOSE,
+)
+
+
 def find_dates(text: str) -> Iterator[re.Match[str]]:
     """The ``DATE`` matches in ``text``; the month names they hold may be lower-cased."""
-    if text.isascii():
-        return _LOWER_DATE.finditer(text.lower())
-    return DATE.finditer(text)
+    if not text.isascii():
+        yield from DATE.finditer(text)
+        return
+    lowered = text.lower()
+    end = 0
+    for start in _LOWER_START.finditer(lowered):
+        if start.start() < end:
+            continue  # inside the date before, as ``finditer`` would skip it
+        m = _LOWER_DATE.match(lowered, start.start())
+        if m is not None:
+            end = m.end()
+            yield m
 
 
 def _month(name: str) -> int:

@@ -1,8 +1,10 @@
 """Find the facts in an answer, with their kinds, offsets and canonical keys.
 
-Kinds claim text in a fixed order (link, email, date, phone, ignored, id,
-amount) so that digits inside a fact are never read again as another: the day
-and year of a date, the digits of a phone or of an ID are not amounts. Quotes
+Kinds claim text in a fixed order (link, email, date, phone, spaced ID,
+ignored, card ending, id, money in words, amount) so that digits inside a fact
+are never read again as another: the day and year of a date, the digits of a
+phone or of an ID ("MTR 0041 7723", "TP 202", "ending in 4170") are not
+amounts. Quotes
 claim nothing; the facts inside a quote are checked too.
 
 Not facts, and why (each was a false alarm on a good reply we wrote):
@@ -37,10 +39,11 @@ from typing import Protocol
 
 from schemas.checkfile import FactKind
 from worker.checks.facts.dates import date_keys, find_dates
-from worker.checks.facts.numbers import WORDS, number_value, words_value
+from worker.checks.facts.numbers import number_values
 from worker.checks.facts.patterns import (
     ANSWER_NUMBER,
     BARE_DOMAIN,
+    CARD_ENDING,
     EMAIL,
     HEDGE,
     ID_SEPARATOR,
@@ -50,19 +53,24 @@ from worker.checks.facts.patterns import (
     MAY_BE_PHONE,
     PHONE,
     QUOTE,
+    SPACED_ID,
     TOKEN,
     UNIT_TOKEN,
     URL,
     WORD,
+    flight_key,
     id_key,
     link_key,
-    phone_key,
+    phone_digits,
     quote_key,
+    spaced_id_key,
     strip_trailing,
 )
+from worker.checks.facts.words import MONEY_WORDS, WORDS, money_value, words_value
 
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NUMBER_WITH_UNIT = re.compile(r"[0-9]+(?:\.[0-9]+)?-[a-z]+")
+_FLIGHT = re.compile(r"[A-Z]{2}[0-9]{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +85,10 @@ class Fact:
     """An amount after "about", "around" ...: a rounded source value supports it."""
     plain: bool = False
     """An amount written as a bare integer: no currency, percent, decimals or grouping."""
+    percent: bool = False
+    """An amount with a percent sign: a rate, never a total."""
+    tail: bool = False
+    """An ID given by its last digits ("card ending in 4170")."""
 
 
 class _Adder(Protocol):
@@ -100,7 +112,7 @@ class _Claims:
 
 def is_id_token(token: str) -> bool:
     """Letters and three or more digits ("A-88213", "1Z999AA1..."), a capitalised code
-    with two ("SAVE20"), or a digit run of five or more.
+    with two ("SAVE20", the flight "UA64"), or a digit run of five or more.
 
     Hyphenated digit groups are an ID only with three groups or a leading zero
     ("2024-0042"); "100-2000" is a range of two amounts.
@@ -115,11 +127,16 @@ def is_id_token(token: str) -> bool:
             return False
         # Two digits make a code only in capitals ("SAVE20", "WELCOME10"); "iOS17"
         # and "Win11" are product names.
-        return digits >= 3 or (digits == 2 and len(bare) >= 5 and bare.upper() == bare)
+        code = bare.upper() == bare and (len(bare) >= 5 or _FLIGHT.fullmatch(bare) is not None)
+        return digits >= 3 or (digits == 2 and code)
     groups = ID_SEPARATOR.split(token)
     if len(groups) == 1:
         return digits >= 5
-    return digits >= 5 and (len(groups) >= 3 or any(g[0] == "0" for g in groups if g))
+    # Nobody writes a range of seven-digit numbers without commas: "125-2419873360"
+    # is an airline e-ticket (a carrier code and a serial).
+    return digits >= 5 and (
+        len(groups) >= 3 or any(g[0] == "0" or len(g) >= 7 for g in groups if g)
+    )
 
 
 def extract_facts(text: str) -> list[Fact]:
@@ -147,15 +164,27 @@ def extract_facts(text: str) -> list[Fact]:
             add("date", m.start(), m.end(), *keys)
     may_be_phone = "+" in text or MAY_BE_PHONE.search(text) is not None
     for m in PHONE.finditer(text) if may_be_phone else ():
-        digits = _NOT_DIGIT.sub("", m.group())
+        digits = phone_digits(m.group())
         if 7 <= len(digits) <= 15:
-            add("phone", m.start(), m.end(), phone_key(digits))
+            add("phone", m.start(), m.end(), digits)
+    for m in SPACED_ID.finditer(text):
+        key = spaced_id_key(m)
+        if key is not None:
+            add("id", m.start(), m.end(), *_id_keys(key))
     for pattern in (IGNORED, LIST_MARKER):
         for m in pattern.finditer(text):
             claims.take(m.start(), m.end())
+    lower = text.lower()
+    may_be_ending = "ending" in lower or "ends " in lower or "last " in lower
+    for m in CARD_ENDING.finditer(text) if may_be_ending else ():
+        add("id", m.start("digits"), m.end(), m["digits"], tail=True)
     for m in TOKEN.finditer(text):
         if is_id_token(m.group()):
-            add("id", m.start(), m.end(), id_key(m.group()))
+            add("id", m.start(), m.end(), *_id_keys(id_key(m.group())))
+    for m in MONEY_WORDS.finditer(text) if "cent" in lower or "pence" in lower else ():
+        money = money_value(m)
+        if money is not None and not (m.start() and text[m.start() - 1].isalnum()):
+            add("amount", m.start(), m.end(), money, approx=_hedged(text, m))
     for m in ANSWER_NUMBER.finditer(text):
         _add_number(m, text, add)
     for m in WORDS.finditer(text):
@@ -176,16 +205,26 @@ def _hedged(text: str, match: re.Match[str]) -> bool:
     return HEDGE.search(text, max(0, match.start() - 16), match.start()) is not None
 
 
+def _id_keys(key: str) -> tuple[str, ...]:
+    flight = flight_key(key)
+    return (key,) if flight is None else (key, flight)
+
+
+_SUBUNIT = re.compile(r"\s?(?:cents?\b|¢|pence\b|p\b)")
+
+
 def _add_number(m: re.Match[str], text: str, add: _Adder) -> None:
-    value = number_value(m)
-    if value is None:
+    values = number_values(m)
+    if not values:
         return
     num = m["num"]
-    plain = not (m["cur"] or m["mult"] or m["pct"] or "." in num or "," in num)
-    if plain and value < 10:
+    plain = not (m["cur"] or m["mult"] or m["pct"] or "." in num or "," in num or " " in num)
+    if plain and values[0] < 10:
         return  # a single digit
-    keys: tuple[Hashable, ...] = (value,)
-    if m["pct"]:
-        # A tool's rate 0.15 is the answer's 15%.
-        keys = (value, value.scaleb(-2))
-    add("amount", m.start(), m.end(), *keys, plain=plain, approx=_hedged(text, m))
+    keys: tuple[Hashable, ...] = values
+    if m["pct"] or _SUBUNIT.match(text, m.end()):
+        # A tool's rate 0.15 is the answer's 15%; its $0.40 the answer's "40 cents",
+        # its £0.287 the answer's "28.7p".
+        keys = (*values, *(v.scaleb(-2) for v in values))
+    flags = {"plain": plain, "approx": _hedged(text, m), "percent": bool(m["pct"])}
+    add("amount", m.start(), m.end(), *keys, **flags)

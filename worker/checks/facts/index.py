@@ -5,14 +5,21 @@ sources: an answer with no dates never pays for reading dates. Lookups are set
 membership; only an amount that no source states directly reaches the
 (bounded) sum search.
 
-Sources are read more generously than the answer: every number counts,
-single digits and the digits inside IDs, dates and phones included (an
-answer may restate "order 88213" from "A-88213") and a lower-case month is a
-month.
+Sources are read more generously than the answer: single digits count, the
+digits inside IDs, dates and phones support IDs (an answer may restate "order
+88213" from "A-88213"), and a lower-case month is a month. An amount, though,
+is supported only by a standalone number (``standalone``): never by the digits
+of a date, a phone, an ID or a time.
 
 Judgement calls, each documented where it is decided:
 
 * ``15%`` is supported by a source's ``15``, ``15%`` or ``0.15`` (a rate);
+* an ambiguous number ("5.100", "3,500") has both readings, in the answer
+  and in the sources (``numbers.readings``);
+* two phone numbers are the same when, without an international "00" or a
+  trunk "0", one ends with the other and the shorter has seven digits or more
+  ("030 901820" is "+49 30 901820");
+* a flight number's padding zero is formatting ("BA0287" is "BA287");
 * a year on its own is supported by the turn's year and the next one, which
   the agent knows without being told;
 * the turn's own date (one day either side, for time zones) is a source;
@@ -26,6 +33,7 @@ Judgement calls, each documented where it is decided:
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
@@ -33,30 +41,28 @@ from functools import cached_property
 from worker.checks.budget import Budget
 from worker.checks.facts.dates import DateKey, date_keys, find_dates
 from worker.checks.facts.extract import Fact
-from worker.checks.facts.numbers import (
-    BARE_NUMBER,
-    number_value,
-    round_tolerance,
-    scaled,
-    spellings,
-    to_decimal,
-)
+from worker.checks.facts.numbers import round_tolerance
 from worker.checks.facts.patterns import (
-    ANSWER_NUMBER,
     BARE_DOMAIN,
     DIGITS,
     EMAIL,
     ID_SEPARATOR,
     PHONE,
     SOURCE_TOKEN,
+    SPACED_ID,
     URL,
+    flight_key,
     id_key,
     link_key,
-    phone_key,
+    national_number,
+    phone_digits,
     quote_key,
+    spaced_id_key,
     strip_trailing,
 )
+from worker.checks.facts.standalone import Span, Standalone, compound_spans
 from worker.checks.facts.sums import adds_up
+from worker.checks.facts.words import spellings
 
 MonthDay = tuple[int, int]
 _DateSets = tuple[set[DateKey], set[MonthDay], set[tuple[int | None, int]], set[MonthDay]]
@@ -84,30 +90,44 @@ class SourceIndex:
         if fact.kind == "email":
             return keys[0] in self.emails
         if fact.kind == "phone":
-            return keys[0] in self.phones
+            return self._supports_phone(str(keys[0]))
         if fact.kind == "id":
-            key = str(keys[0])
-            if key in self.ids:
-                return True
-            # A digit-only ID may be a number or a phone in a tool's result.
-            return key.isdigit() and (Decimal(key) in self.numbers or key in self.phones)
+            return self._supports_id(fact)
         return f" {keys[0]} " in self.quote_text
+
+    def _supports_id(self, fact: Fact) -> bool:
+        if any(key in self.ids for key in fact.keys):
+            return True
+        key = str(fact.keys[0])
+        if fact.tail:
+            return any(run.endswith(key) for run in self.digit_runs)
+        # A digit-only ID may be a number or a phone in a tool's result.
+        return key.isdigit() and (Decimal(key) in self.numbers or self._supports_phone(key))
+
+    def _supports_phone(self, digits: str) -> bool:
+        number = national_number(digits)
+        full, tails = self.phones
+        if number in full or number in tails:
+            return True
+        return any(number[i:] in full for i in range(1, len(number) - 6))
 
     def _supports_amount(self, fact: Fact, budget: Budget) -> bool:
         values = [k for k in fact.keys if isinstance(k, Decimal)]
         if any(v in self.numbers for v in values):
             return True
-        value = values[0]
-        if fact.plain and value in self.years:
+        if fact.plain and values[0] in self.years:
             return True
         if fact.approx:
-            tolerance = round_tolerance(value)
-            if any(abs(n - value) <= tolerance for n in self.numbers):
-                return True
+            for value in values:
+                tolerance = round_tolerance(value)
+                if any(abs(n - value) <= tolerance for n in self.numbers):
+                    return True
         if any(self._in_words(v) for v in values):
             return True
-        # A percent is a rate, never a total.
-        return len(values) == 1 and adds_up(value, self.sum_terms, self.max_sum_terms, budget)
+        if fact.percent:
+            return False  # a rate, never a total
+        terms = self.standalone.terms
+        return any(adds_up(v, terms, self.max_sum_terms, budget) for v in values)
 
     def _supports_date(self, key: DateKey) -> bool:
         year, month, day = key
@@ -122,21 +142,17 @@ class SourceIndex:
 
     @cached_property
     def numbers(self) -> frozenset[Decimal]:
-        """Every number, as written and with its multiplier; a percent also as a rate."""
-        found: set[Decimal] = set()
-        # Sources repeat their figures (prices, quantities): each written form
-        # is read once.
-        for num, mult, pct in set(BARE_NUMBER.findall(self.blob)):
-            raw = to_decimal(num)
-            if raw is None:
-                continue
-            found.add(raw)
-            value = scaled(raw, mult)
-            if value is not None:
-                found.add(value)
-            if pct:
-                found.add(raw.scaleb(-2))
-        return frozenset(found)
+        """Every standalone number, in each reading, as written and with its multiplier;
+        a percent also as a rate."""
+        return self.standalone.values
+
+    @cached_property
+    def standalone(self) -> Standalone:
+        claimed: list[Span] = [m.span() for m in self.date_matches]
+        claimed += (span for span, _ in self.phone_matches)
+        claimed += (span for span, _ in self.spaced_ids)
+        claimed += compound_spans(self.blob)
+        return Standalone(self.blob, claimed)
 
     def _in_words(self, value: Decimal) -> bool:
         """A source writes ``value`` out in words ("nine hundred"): the spelling is looked up
@@ -147,30 +163,7 @@ class SourceIndex:
         return any(f" {words} " in text for words in spellings(int(value)))
 
     @cached_property
-    def sum_terms(self) -> list[Decimal]:
-        """Standalone amounts a total may add up, most recent source first.
-
-        Not digits inside IDs, dates or phones, not bare single digits or years,
-        not percents: a total of random digits would support any number.
-        """
-        terms: list[Decimal] = []
-        for m in ANSWER_NUMBER.finditer(self.blob):
-            value = number_value(m)
-            if value is None or m["pct"]:
-                continue
-            if not (m["cur"] or m["mult"] or "." in m["num"] or "," in m["num"]) and (
-                value < 10 or 1900 <= value <= 2100
-            ):
-                continue
-            terms.append(value)
-        return terms
-
-    @cached_property
-    def dates(
-        self,
-    ) -> tuple[
-        set[DateKey], set[tuple[int, int]], set[tuple[int | None, int]], set[tuple[int, int]]
-    ]:
+    def dates(self) -> _DateSets:
         """(full dates, month-days of any date, year-months, month-days stated without a year)."""
         full: set[DateKey] = set()
         month_days: set[MonthDay] = set()
@@ -178,7 +171,7 @@ class SourceIndex:
         yearless: set[MonthDay] = set()
         around = [self.today + timedelta(days=d) for d in (-1, 0, 1)]
         keys: list[DateKey] = [(d.year, d.month, d.day) for d in around]
-        for m in find_dates(self.blob):
+        for m in self.date_matches:
             keys.extend(date_keys(m, case_from=None))
         for year, month, day in keys:
             month_years.add((year, month))
@@ -208,11 +201,28 @@ class SourceIndex:
         return frozenset(m.group().lower() for m in EMAIL.finditer(self.blob))
 
     @cached_property
-    def phones(self) -> frozenset[str]:
-        """National numbers of phones, and of every digit run of seven or more."""
-        found = {phone_key("".join(DIGITS.findall(p))) for p in set(PHONE.findall(self.blob))}
-        found.update(phone_key(run) for run in self.digit_runs if len(run) >= 7)
-        return frozenset(found)
+    def date_matches(self) -> list[re.Match[str]]:
+        return list(find_dates(self.blob))
+
+    @cached_property
+    def phone_matches(self) -> list[tuple[Span, str]]:
+        """(span, digits) of each phone number."""
+        return [(m.span(), phone_digits(m.group())) for m in PHONE.finditer(self.blob)]
+
+    @cached_property
+    def spaced_ids(self) -> list[tuple[Span, str]]:
+        """(span, key) of each ID written in spaced groups ("MTR 0041 7723")."""
+        found = ((m.span(), spaced_id_key(m)) for m in SPACED_ID.finditer(self.blob))
+        return [(span, key) for span, key in found if key is not None]
+
+    @cached_property
+    def phones(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(national numbers of phones and of every digit run of seven or more, their
+        tails of seven digits or more)."""
+        found = {national_number(digits) for _, digits in self.phone_matches}
+        found.update(national_number(run) for run in self.digit_runs if len(run) >= 7)
+        tails = {n[i:] for n in found for i in range(1, len(n) - 6)}
+        return frozenset(found), frozenset(tails)
 
     @cached_property
     def digit_runs(self) -> frozenset[str]:
@@ -221,12 +231,17 @@ class SourceIndex:
 
     @cached_property
     def ids(self) -> frozenset[str]:
-        """Every token holding a digit, its tails, and every digit run, canonical."""
+        """Every token holding a digit, its tails, and every digit run, canonical; a padded
+        flight number also without its padding."""
         found: set[str] = set()
-        for token in set(SOURCE_TOKEN.findall(self.blob)):
-            found.add(id_key(token))
+        tokens = [ID_SEPARATOR.split(token) for token in set(SOURCE_TOKEN.findall(self.blob))]
+        tokens += ([key] for _, key in self.spaced_ids)
+        for parts in tokens:
+            key = id_key("".join(parts))
+            found.add(key)
+            if len(key) <= 7 and (flight := flight_key(key)) is not None:
+                found.add(flight)
             # The tail of a compound ID is the same reference: "2024-0042" of "ORD-2024-0042".
-            parts = ID_SEPARATOR.split(token)
             found.update(id_key("".join(parts[i:])) for i in range(1, len(parts)))
         found.update(self.digit_runs)
         return frozenset(found)

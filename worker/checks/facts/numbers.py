@@ -1,13 +1,17 @@
-"""Numbers as a person reads them: digits with separators, suffixes and words.
+"""Numbers written in digits, as a person reads them: separators, suffixes, readings.
 
 Every reader returns exact ``Decimal`` values; ``Decimal("1200.00") ==
 Decimal("1200")`` and both hash alike, so canonical sets compare by value and
 never by surface: ``$1,200.00`` = ``1200`` = ``1,200``; ``500k`` = ``500000``;
-``1.5 million`` = ``1500000``; ``nine hundred`` = ``900``.
+``1.5 million`` = ``1500000``. Numbers in words are read in ``words``.
 
-English number words are parsed here (about 40 lines) rather than with
-``text2num``: we need the offsets of each phrase in the text and one regex pass
-over it, and ``alpha2digit`` rewrites the text without telling where.
+Separators are read the English and the European way: ``1,200.50`` and
+``1.200,50`` are both 1200.50, ``€3,50`` is 3.50, ``12 800`` is 12800 (a
+space, after normalisation also a no-break or narrow one, before a group of
+exactly three digits). A form with one separator before three digits is
+ambiguous ("5.100", "3,500"): ``readings`` gives both values, the English one
+first, and either one being in the sources supports it, as dates read as d/m
+and m/d do.
 """
 
 from __future__ import annotations
@@ -15,83 +19,97 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from worker.checks.facts.words import SCALE_WORDS
+
 CURRENCY = "$€£¥₹"
 
-_SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 # Attached suffixes only: "$1.2M", "500k", "3bn". Lower-case "m" stays a unit
 # (metres, minutes), and "5 M" with a space is not read as a million.
 _SUFFIXES = {"k": 3, "K": 3, "M": 6, "MM": 6, "mn": 6, "B": 9, "bn": 9}
 
-# Digits with thousands separators ("1,200.50") or without; the first digit is
-# read outside the alternation so that a pattern opening with it starts with
-# a class, which ``re`` skips ahead to.
-_NUM = r"(?P<num>[0-9](?:[0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]*(?:\.[0-9]+)?))"
+# The first digit is read outside the alternation so that a pattern opening
+# with it starts with a class, which ``re`` skips ahead to; ``{lead}`` may put
+# a lookbehind on it. Grouped forms come first, each refusing to stop inside
+# a longer digit run; a decimal comma takes exactly two decimals ("3,50"), so
+# "1,2 or 3" stays a list.
+_NUM = (
+    r"(?P<num>[0-9]{lead}(?:"
+    r"[0-9]{{0,2}}(?:,[0-9]{{3}})+(?:\.[0-9]+)?(?![0-9])"
+    r"|[0-9]{{0,2}}(?:\.[0-9]{{3}})+(?:,[0-9]+)?(?![0-9])"
+    r"|[0-9]{{0,2}}(?: [0-9]{{3}})+(?:[.,][0-9]+)?(?![0-9])"
+    r"|[0-9]*,[0-9]{{2}}(?![0-9]|,[0-9])"
+    r"|[0-9]*(?:\.[0-9]+)?))"
+)
 _MULT_PCT = (
     r"(?P<mult>\s?(?:thousand|million|billion|trillion)\b|(?:MM|mn|bn|[kKMB])(?![A-Za-z]))?"
     r"(?P<pct>\s?(?:%|percent\b|per cent\b))?"
 )
-NUMBER = re.compile(rf"(?P<cur>[{CURRENCY}]\s?)?{_NUM}{_MULT_PCT}")
+NUMBER = re.compile(rf"(?P<cur>[{CURRENCY}]\s?)?{_NUM.format(lead='')}{_MULT_PCT}")
 # ``NUMBER`` without the currency: the same numbers in the same order (a
 # currency sign holds no digit, so leaving it out moves no match), found by a
-# scan that skips ahead to digits. For the sources, where no span is kept.
-BARE_NUMBER = re.compile(_NUM + _MULT_PCT)
-
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_WORD_VALUE = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-_ALL_WORDS = sorted([*_WORD_VALUE, "hundred", *_SCALE_WORDS], key=len, reverse=True)
-# One character class comes first, so ``re`` skips ahead to the letters that
-# start a number word: it only does that for a pattern that opens with a class
-# or literal (not for an alternation of classes, nor after a ``\b``). A
-# lookbehind then picks the words with that first letter. Callers drop matches
-# that start inside a word ("someone"). The first letter may be a capital
-# ("Twelve"). "a hundred" is not read (see ``extract``).
-_FIRSTS = sorted({w[0] for w in _ALL_WORDS})
-_W = (
-    "["
-    + "".join(_FIRSTS)
-    + "".join(_FIRSTS).upper()
-    + "](?:"
-    + "|".join(
-        f"(?<=[{f}{f.upper()}])(?:" + "|".join(w[1:] for w in _ALL_WORDS if w[0] == f) + ")"
-        for f in _FIRSTS
-    )
-    + r")\b"
+# scan that skips ahead to digits.
+BARE_NUMBER = re.compile(_NUM.format(lead="") + _MULT_PCT)
+# A standalone number in the sources (``standalone``): not glued to a word, a
+# decimal point or a colon ("T14:30", "A88213"), not the tail of "COVID-19";
+# not followed by more digits (no shorter match inside a longer number), by a
+# version's or a time's next part ("2.1.3", "20:00", "9am"), an ordinal's
+# suffix ("22nd"), or letters and digits ("1Z999AA1...").
+SOURCE_NUMBER = re.compile(
+    _NUM.format(lead=r"(?<![\w.:].)(?<![A-Za-z]-.)")
+    + _MULT_PCT
+    + r"(?![0-9]|[.,:][0-9]|[A-Za-z]+[0-9]|\s?[ap]\.?m\b|(?:st|nd|rd|th)\b)"
 )
-WORDS = re.compile(rf"{_W}(?:(?:\s+and\s+|[\s-]+){_W})*")
+
+
+def readings(digits: str, *, money: bool = False) -> tuple[Decimal, ...]:
+    """Every value ``digits`` (a ``NUMBER``'s ``num``) may stand for, the English reading
+    first: ``"1,200.50"`` -> 1200.50; ``"5.100"`` -> 5.1 and 5100; ``"3,50"`` -> 3.50.
+
+    ``money`` (a currency sign before it) keeps "5.100" to 5100: no price has three
+    decimals.
+    """
+    text = digits.replace(" ", "")
+    comma, dot = text.rfind(","), text.rfind(".")
+    try:
+        if comma < 0 and dot < 0:
+            return (Decimal(text),)
+        if comma >= 0 and dot >= 0:
+            # Both: the last one is the decimal separator.
+            if comma > dot:
+                return (Decimal(text.replace(".", "").replace(",", ".")),)
+            return (Decimal(text.replace(",", "")),)
+        mark = "," if comma >= 0 else "."
+        head, *groups = text.split(mark)
+        if len(groups) > 1:
+            return (Decimal(text.replace(mark, "")),)  # "1,234,567", "1.234.567": thousands
+        decimal = Decimal(text.replace(",", "."))
+        if " " in digits or len(groups[0]) != 3:
+            return (decimal,)  # "3,50", "3.5", "12 800,50": a decimal
+        grouped = Decimal(text.replace(mark, ""))
+        if head.startswith("0"):
+            return (decimal,)  # "0.287": no thousands group starts with 0
+        if money or groups[0] == "000":
+            return (grouped,)  # "$9,000", "€1.150": money has two decimals, "9,000" is not 9
+        return (grouped, decimal) if mark == "," else (decimal, grouped)
+    except InvalidOperation:
+        return ()
 
 
 def to_decimal(digits: str) -> Decimal | None:
-    """``"1,200.50"`` -> ``Decimal("1200.50")``; None when it is not a number."""
-    try:
-        return Decimal(digits.replace(",", ""))
-    except InvalidOperation:
-        return None
+    """The English reading of ``digits``: ``"1,200.50"`` -> ``Decimal("1200.50")``."""
+    values = readings(digits)
+    return values[0] if values else None
+
+
+def number_values(match: re.Match[str]) -> tuple[Decimal, ...]:
+    """Every reading of a ``NUMBER`` match, its multiplier applied; a percent stays ``15``."""
+    mult = match["mult"]
+    found = readings(match["num"], money=bool(match["cur"]))
+    return tuple(v for v in (scaled(r, mult) for r in found) if v is not None)
 
 
 def number_value(match: re.Match[str]) -> Decimal | None:
-    """The value of a ``NUMBER`` match, its multiplier applied; a percent stays ``15``."""
+    """The English reading of a ``NUMBER`` match, its multiplier applied."""
     return scaled(to_decimal(match["num"]), match["mult"])
 
 
@@ -100,47 +118,8 @@ def scaled(value: Decimal | None, mult: str | None) -> Decimal | None:
     if value is None or not mult:
         return value
     word = mult.strip()
-    exponent = _SCALE_WORDS.get(word.lower()) or _SUFFIXES.get(word, 0)
+    exponent = SCALE_WORDS.get(word.lower()) or _SUFFIXES.get(word, 0)
     return value.scaleb(exponent)
-
-
-def words_value(phrase: str) -> int | None:
-    """``"nine hundred and five"`` -> 905; ``"twenty-four"`` -> 24; None when not a number.
-
-    Sequences a person would not read as one number ("ten twenty") come out as
-    None rather than a made-up sum.
-    """
-    total = 0
-    current = 0
-    last = ""  # "unit", "tens", "hundred", or "" at the start / after a scale
-    tokens = re.findall(r"[a-z]+", phrase.lower())
-    if tokens[0] == "hundred" or tokens[0] in _SCALE_WORDS:
-        return None  # "thanks a million", "hundreds": no count before the scale
-    for token in tokens:
-        if token in ("and", "a", "an"):
-            if token != "and":
-                current = 1
-            continue
-        if token == "hundred":
-            if last == "hundred":
-                return None
-            current = (current or 1) * 100
-            last = "hundred"
-        elif token in _SCALE_WORDS:
-            total += (current or 1) * 10 ** _SCALE_WORDS[token]
-            current = 0
-            last = ""
-        else:
-            value = _WORD_VALUE.get(token, -1)
-            if value < 0:
-                return None
-            # A word after a unit or teen ("ten twenty") or tens after tens is
-            # not one number.
-            if last == "unit" or (last == "tens" and value >= 10):
-                return None
-            current += value
-            last = "tens" if value >= 20 else "unit"
-    return total + current
 
 
 def round_tolerance(value: Decimal) -> Decimal:
@@ -150,44 +129,3 @@ def round_tolerance(value: Decimal) -> Decimal:
     if not isinstance(exponent, int):
         return Decimal(0)
     return Decimal(5).scaleb(exponent - 1)
-
-
-_SCALE_NAMES = ((10**12, "trillion"), (10**9, "billion"), (10**6, "million"), (10**3, "thousand"))
-
-
-def _below_thousand(n: int, with_and: bool) -> list[str]:
-    words: list[str] = []
-    hundreds, rest = divmod(n, 100)
-    if hundreds:
-        words += [_UNITS[hundreds], "hundred"]
-        if rest and with_and:
-            words.append("and")
-    if rest >= 20:
-        tens, unit = divmod(rest, 10)
-        words.append(_TENS[tens - 2])
-        if unit:
-            words.append(_UNITS[unit])
-    elif rest:
-        words.append(_UNITS[rest])
-    return words
-
-
-def spellings(value: int) -> tuple[str, ...]:
-    """How a whole number is written in words, lower-case, words split by single spaces:
-    ``905`` -> ``("nine hundred five", "nine hundred and five")``; empty when out of range."""
-    if not 0 < value < 10**15:
-        return ()
-    found: list[str] = []
-    for with_and in (False, True):
-        words: list[str] = []
-        rest = value
-        for scale, name in _SCALE_NAMES:
-            count, rest = divmod(rest, scale)
-            if count:
-                words += [*_below_thousand(count, with_and), name]
-        words += _below_thousand(rest, with_and)
-        found.append(" ".join(words))
-    # "twelve hundred" for 1200..1999 in round hundreds, as people say prices.
-    if 1100 <= value < 10000 and value % 100 == 0 and value % 1000:
-        found.append(" ".join([*_below_thousand(value // 100, False), "hundred"]))
-    return tuple(dict.fromkeys(found))

@@ -27,12 +27,32 @@ BARE_DOMAIN = re.compile(
 TRAILING = ".,;:!?"
 
 # North-American numbers need separators or brackets: a bare ten-digit run is
-# read as an ID (and still matched against source phones).
+# read as an ID (and still matched against source phones). The first
+# character is read as one class, so ``re`` skips ahead to it; a lookbehind on
+# it picks the forms it can start (see ``IGNORED``), in the order of the plain
+# alternation ``test_scans`` checks it against.
+_NANP = r"(?:\([0-9]{3}\)\s?|[0-9]{3}[\s.-])[0-9]{3}[\s.-][0-9]{4}"
 PHONE = re.compile(
+    rf"""
+    [+(0-9](?<![\w+].)
+    (?:
+        (?<=\+)1[\s.-]?{_NANP}                                    # +1 555 010 2030
+      | (?<=\+)[0-9]{{1,3}}(?:[\s.-]?\(?[0-9]{{1,4}}\)?){{2,5}}       # +49 30 901820
+      | (?<=1)[\s.-]?{_NANP}                                      # 1-800-555-0199
+      | (?<=\()[0-9]{{3}}\)\s?[0-9]{{3}}[\s.-][0-9]{{4}}             # (555) 010-2030
+      | (?<=[0-9])[0-9]{{2}}[\s.-][0-9]{{3}}[\s.-][0-9]{{4}}          # 555-010-2030
+      # National formats with a trunk 0, as in the UK and much of Europe:
+      # "07700 900132", "020 7946 0958", "0161 496 0000".
+      | (?<=0)[1-9][0-9]{{1,3}}[\s-][0-9]{{3,4}}(?:[\s-]?[0-9]{{3,4}})?
+    )
+    (?![\w-])
+    """,
+    re.VERBOSE,
+)
+# ``PHONE`` as one alternation: slower (no skip-ahead), kept as its specification.
+PLAIN_PHONE = re.compile(
     r"(?<![\w+])(?:(?:\+?1[\s.-]?)?(?:\([0-9]{3}\)\s?|[0-9]{3}[\s.-])[0-9]{3}[\s.-][0-9]{4}"
     r"|\+[0-9]{1,3}(?:[\s.-]?\(?[0-9]{1,4}\)?){2,5}"
-    # National formats with a trunk 0, as in the UK and much of Europe:
-    # "07700 900132", "020 7946 0958", "0161 496 0000".
     r"|0[1-9][0-9]{1,3}[\s-][0-9]{3,4}(?:[\s-]?[0-9]{3,4})?)(?![\w-])"
 )
 
@@ -73,6 +93,38 @@ _HAS_DIGIT = "(?=[A-Za-z0-9_-]*[0-9])"
 SOURCE_TOKEN = re.compile(
     rf"[A-Za-z0-9](?<![A-Za-z0-9].)(?:(?<=[0-9])|{_HAS_DIGIT})[A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*"
 )
+# An ID written in spaced groups after a code of capitals: "MTR 0041 7723",
+# "TP 202", "1Z 999 AA1 01 2345 6784". The code holds a letter in its first two
+# characters, each group a digit and at most four characters ("UPS
+# 1Z999AA10123456784" is a word and an ID). ``spaced_id_key`` turns away
+# currency codes ("CHF 189") and other words that come before numbers.
+SPACED_ID = re.compile(
+    r"[A-Z0-9](?<![\w.,/@#$-].)(?:(?<=[A-Z])[A-Z0-9]{1,3}|(?<=[0-9])[A-Z][A-Z0-9]{0,2})"
+    r"(?: (?=[A-Z]*[0-9])[A-Z0-9]{1,4})+(?![\w:/-]|[.,][0-9])"
+)
+_NOT_ID_CODES = frozenset(
+    {
+        *("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN"),
+        *("CZK", "HUF", "INR", "CNY", "RMB", "HKD", "SGD", "MXN", "BRL", "ZAR", "KRW", "TRY"),
+        *("AED", "SAR", "ILS", "RUB", "THB", "PHP", "IDR", "MYR", "VND"),
+        *("ID", "NO", "NR", "REF", "PIN", "OK", "AM", "PM", "VAT", "TAX", "GST", "HST", "APR"),
+        *("FY", "UTC", "GMT", "CET", "CEST", "BST", "EST", "EDT", "PST", "PDT", "CST", "CDT"),
+    }
+)
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+# "card ending in 4170", "ends with 4170", "last four 4170": the four digits are an ID,
+# the end of a longer number.
+CARD_ENDING = re.compile(
+    r"[el](?<![\w].)(?:(?<=e)nd(?:ing|s)(?:\s+(?:in|with))?"
+    r"|(?<=l)ast\s+(?:four|4)(?:\s+digits)?(?:\s+(?:of|are|is))?)"
+    r"[\s:]*(?:[*•x·.]+\s*)?(?P<digits>[0-9]{4})(?![0-9])",
+    re.IGNORECASE,
+)
+# Sources: a token that starts with digits and goes on after a hyphen or an
+# underscore ("2024-0042", "125-2419873306", "10-14", "120-night"), or the
+# digit part of one that started with a code ("ORD-2024-0042"); ``standalone``
+# asks ``is_id_token`` which are IDs.
+COMPOUND = re.compile(r"[0-9](?<![\w.].)[0-9]*(?:[-_][A-Za-z0-9]+)+")
 # Cheap tests that an answer may hold a bare domain or a phone number at all:
 # every match of ``BARE_DOMAIN`` holds a match of the first, every match of
 # ``PHONE`` a "+" or a match of the second. Both start with a literal or a
@@ -116,14 +168,46 @@ def link_key(link: str) -> str:
     return key.removeprefix("www.").rstrip("/")
 
 
-def phone_key(digits: str) -> str:
-    """The national number: the last ten digits, so ``+1 555 010 2030`` = ``5550102030``."""
-    return digits[-10:]
+def phone_digits(phone: str) -> str:
+    """The digits of a phone number, without the trunk "(0)" of "+49 (0)89 2024 3310"."""
+    return "".join(DIGITS.findall(phone.replace("(0)", "")))
+
+
+def national_number(digits: str) -> str:
+    """A phone's digits without an international "00" or a trunk "0": ``030 901820`` ->
+    ``30901820``, as ``+49 30 901820`` ends."""
+    return digits.lstrip("0")
 
 
 def id_key(token: str) -> str:
-    """``a-88213`` -> ``A88213``: case and separators are formatting."""
-    return token.upper().replace("-", "").replace("_", "").lstrip("#")
+    """``a-88213`` -> ``A88213``: case, separators and spaces are formatting."""
+    return token.upper().replace("-", "").replace("_", "").replace(" ", "").lstrip("#")
+
+
+# A flight number with its padding zero: "BA0287" is "BA287".
+_FLIGHT_KEY = re.compile(
+    r"(?P<airline>[A-Z]{2}|[0-9][A-Z]|[A-Z][1-9])0+(?P<number>[1-9][0-9]{0,3})"
+)
+
+
+def flight_key(key: str) -> str | None:
+    """``BA0287`` -> ``BA287``; None when ``key`` (an ``id_key``) is not a padded flight number."""
+    m = _FLIGHT_KEY.fullmatch(key)
+    return m["airline"] + m["number"] if m else None
+
+
+def spaced_id_key(match: re.Match[str]) -> str | None:
+    """The ``id_key`` of a ``SPACED_ID`` match; None when its code is a currency or a word
+    ("USD 129", "ID 48213"), it holds fewer than two digits, or it is a code and a year
+    ("Q1 2026")."""
+    code, *groups = match.group().split(" ")
+    if code in _NOT_ID_CODES:
+        return None
+    if sum(c.isdigit() for g in groups for c in g) < 2:
+        return None
+    if len(groups) == 1 and _YEAR.fullmatch(groups[0]):
+        return None
+    return id_key(match.group())
 
 
 def quote_key(phrase: str) -> str:

@@ -1,0 +1,111 @@
+"""The numbers that stand on their own in the sources: the only ones that support an amount.
+
+The digits of a date, a phone number, an ID or a time belong to that fact.
+Read as amounts they once supported "30 days" with the area code of ``+49 30
+901820``, and "491 kWh" as a total of 41 (meter ``MTR 0041 7723``), 419 and 31
+(``2026-01-31``). So the sources are read as the answer is: dates, phones and
+IDs (spaced, or digit groups joined by hyphens that ``is_id_token`` calls an
+ID) claim their characters first; a number is standalone when none of its
+characters was claimed and it is not glued to a word, nor a time, an ordinal
+or a version (``numbers.SOURCE_NUMBER``).
+
+Those digits still support the same date, phone or ID in the answer: ``index``
+reads them for those kinds from the whole text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from functools import cached_property
+
+from worker.checks.facts.extract import is_id_token
+from worker.checks.facts.numbers import CURRENCY, SOURCE_NUMBER, readings, scaled
+from worker.checks.facts.patterns import COMPOUND
+
+Span = tuple[int, int]
+# A word character: a number right after a claimed span is glued to it.
+_CLAIMED = "_"
+# Characters either side that tell two statements of one value apart.
+_AROUND = 32
+
+
+def compound_spans(blob: str) -> list[Span]:
+    """Spans of the IDs among digit groups joined by hyphens or underscores."""
+    spans = []
+    for m in COMPOUND.finditer(blob):
+        start = m.start()
+        # The digits of "ORD-2024-0042": a code led it, so it is an ID whatever follows.
+        led_by_code = start > 1 and blob[start - 1] in "-_" and blob[start - 2].isalpha()
+        if led_by_code or is_id_token(m.group()):
+            spans.append(m.span())
+    return spans
+
+
+def _masked(blob: str, spans: Iterable[Span]) -> str:
+    pieces: list[str] = []
+    pos = 0
+    for start, end in sorted(spans):
+        if end <= pos:
+            continue
+        start = max(start, pos)
+        pieces += (blob[pos:start], _CLAIMED * (end - start))
+        pos = end
+    if not pieces:
+        return blob
+    pieces.append(blob[pos:])
+    return "".join(pieces)
+
+
+class Standalone:
+    """The numbers of a source text outside the ``claimed`` spans."""
+
+    def __init__(self, blob: str, claimed: Iterable[Span]) -> None:
+        self.text = _masked(blob, claimed)
+
+    @cached_property
+    def values(self) -> frozenset[Decimal]:
+        """Every reading, as written and with its multiplier; a percent also as a rate."""
+        found: set[Decimal] = set()
+        # Sources repeat their figures: each written form is read once.
+        for num, mult, pct in set(SOURCE_NUMBER.findall(self.text)):
+            for raw in readings(num):
+                found.add(raw)
+                value = scaled(raw, mult)
+                if value is not None:
+                    found.add(value)
+                if pct:
+                    found.add(raw.scaleb(-2))
+        return frozenset(found)
+
+    @cached_property
+    def terms(self) -> tuple[Decimal, ...]:
+        """Amounts a total may add up, in source order, once per statement.
+
+        Not percents, bare single digits or years (a total of random digits would
+        support any number). A value is stated again only with other text around it:
+        two charges of 240 with their own IDs are two terms, a policy sentence
+        repeated in two passages is one.
+        """
+        text = self.text
+        terms: list[Decimal] = []
+        stated: dict[Decimal, set[str]] = {}
+        for m in SOURCE_NUMBER.finditer(text):
+            num, mult, pct = m.group("num", "mult", "pct")
+            found = readings(num)
+            term = scaled(found[0], mult) if found and not pct else None
+            if term is None:
+                continue
+            start, end = m.span()
+            plain = not (mult or "." in num or "," in num or " " in num)
+            # Bare single digits and years are terms only with a currency ("$5").
+            small_or_year = term < 10 or 1900 <= term <= 2100
+            currency = any(ch in CURRENCY for ch in text[max(0, start - 2) : start])
+            if plain and small_or_year and not currency:
+                continue
+            around = text[max(0, start - _AROUND) : end + _AROUND]
+            if around in stated.setdefault(term, set()):
+                continue  # the same statement again: a passage quoted twice
+            stated[term].add(around)
+            terms.append(term)
+        return tuple(terms)
