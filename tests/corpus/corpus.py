@@ -11,6 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from schemas.checkfile import DETECTOR_NAMES
+from schemas.checkfile import FACT_KINDS as FACT_KIND_NAMES
+
 HERE = Path(__file__).resolve().parent
 SENSITIVE_FILE = HERE / "sensitive.jsonl"
 SENSITIVE_EXTRA_FILE = HERE / "sensitive_extra.jsonl"
@@ -19,25 +22,9 @@ FACTS_FILE = HERE / "facts.jsonl"
 FACTS_EXTRA_FILE = HERE / "facts_extra.jsonl"
 FACTS_FILES: tuple[Path, ...] = (FACTS_FILE, FACTS_EXTRA_FILE)
 
-DETECTORS: frozenset[str] = frozenset(
-    {
-        "ssn",
-        "card",
-        "bank_account",
-        "routing_number",
-        "drivers_license",
-        "email",
-        "phone",
-        "ip_address",
-        "iban",
-        "date_of_birth",
-        "credentials",
-        "private_values",
-        "instructions_leak",
-        "internal_links",
-    }
-)
-FACT_KINDS: frozenset[str] = frozenset({"amount", "date", "link", "email", "phone", "id", "quote"})
+# The contract's names: a case naming anything else is a typo, not a new detector.
+DETECTORS: frozenset[str] = frozenset(DETECTOR_NAMES)
+FACT_KINDS: frozenset[str] = frozenset(FACT_KIND_NAMES)
 TURN_FIELDS: frozenset[str] = frozenset(
     {"input", "history", "rounds", "knowledge", "instructions", "output"}
 )
