@@ -86,3 +86,10 @@ def test_an_unknown_detector_is_refused_at_load(tmp_path: Path) -> None:
             "agent: a\nchecks:\n  - name: s\n    kind: sensitive_data\n    detectors: [card, dna]\n",
         )
     assert (caught.value.line, caught.value.field) == (5, "detectors.1")
+
+
+def test_check_output_shows_each_detector_result(tmp_path: Path) -> None:
+    """`turncheck check` lists every detector the check ran with its own verdict."""
+    only = "agent: support-bot\nchecks:\n  - {name: s, kind: sensitive_data, detectors: [card, email]}\n"
+    [result] = evaluate(make_turn(output="Write to jane@example.com."), check_set(tmp_path, only))
+    assert result.as_dict()["detectors"] == {"card": "passed", "email": "failed"}

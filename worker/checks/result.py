@@ -35,6 +35,8 @@ class Outcome:
     reason: str | None = None
     spans: tuple[Span, ...] = ()
     score: float | None = None
+    parts: tuple[tuple[str, Verdict], ...] = ()
+    """Verdicts of the parts a check is made of (a sensitive_data check's detectors)."""
 
     @classmethod
     def errored(cls, reason: str) -> Outcome:
@@ -76,6 +78,7 @@ class CheckResult:
     """A judge's token use: ``{"input_tokens": …, "output_tokens": …}``."""
     answers: dict[str, dict[str, object]] | None = None
     """A rubric's answers: ``{question: {"answer": …, "probability": float | None}}``."""
+    parts: tuple[tuple[str, Verdict], ...] = ()
 
     @classmethod
     def of(
@@ -97,6 +100,7 @@ class CheckResult:
             spans=outcome.spans,
             usage=usage,
             answers=answers,
+            parts=outcome.parts,
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -112,4 +116,6 @@ class CheckResult:
             data["usage"] = self.usage
         if self.answers is not None:
             data["answers"] = self.answers
+        if self.parts:
+            data["detectors"] = {name: verdict.value for name, verdict in self.parts}
         return data

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from schemas.checkfile import SensitiveDataCheck
 from schemas.turn import Turn
 from worker.checks.budget import Budget
-from worker.checks.result import PASSED, Outcome, Span, Verdict
+from worker.checks.result import Outcome, Span, Verdict
 from worker.checks.sensitive import DETECTORS, DetectorContext, phone
 from worker.checks.textmap import normalize
 from worker.checks.texts import stage_texts
@@ -42,11 +42,15 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
                 for start, end in find(mapped.text, context):
                     if end > start:
                         spans.append(Span(field, *mapped.span(start, end), name))
+        found = {span.label for span in spans}
+        parts = tuple(
+            (name, Verdict.FAILED if name in found else Verdict.PASSED) for name, _ in detectors
+        )
         if not spans:
-            return PASSED
+            return Outcome(Verdict.PASSED, parts=parts)
         spans.sort(key=lambda s: (s.field != "output.text", s.field, s.start, s.end))
         reason = f"The text contains {_DESCRIPTIONS[spans[0].label]}."
-        return Outcome(Verdict.FAILED, reason, tuple(spans))
+        return Outcome(Verdict.FAILED, reason, tuple(spans), parts=parts)
 
     return run
 
