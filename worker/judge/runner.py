@@ -4,9 +4,16 @@ The consumer hands over jobs only after their turn's rule results and pending
 judgements are committed, and only as many as ``capacity`` allows (the rest
 were already stored as errored by the planner). Workers ask the judge (the
 client bounds concurrency per endpoint), turn the reply into a result and
-store it, replacing the pending judgement. A job past its deadline is stored
-as ``errored``. A sweep turns pending judgements whose deadline passed long
-ago, left by a worker that died, into ``errored`` results too.
+store it, replacing the pending judgement. A job's deadline runs from when a
+worker takes it up, not from when it was handed over, so judgements that
+waited out a judge outage in the queue still get their full time once it is
+back; a judge that does not answer within it leaves the result ``errored``.
+
+A sweep turns pending judgements whose deadline passed long ago, left by a
+worker that died, into ``errored`` results too. It skips what this runner
+holds; another replica's sweep may settle a judgement that waited here longer
+than its deadline and the grace, and the later answer then writes nothing
+(results are unique), so the two never disagree.
 """
 
 from __future__ import annotations
@@ -14,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -84,7 +90,7 @@ class JudgeRunner:
         self.sweep_every_s = sweep_every_s
         self.sweep_grace_s = sweep_grace_s
         self._workers = workers
-        self._queue: asyncio.Queue[tuple[JudgeJob, float]] = asyncio.Queue()
+        self._queue: asyncio.Queue[JudgeJob] = asyncio.Queue()
         self._held: set[tuple[str, str, str]] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._idle = asyncio.Event()
@@ -99,12 +105,11 @@ class JudgeRunner:
         return len(self._held)
 
     def submit(self, jobs: Sequence[JudgeJob]) -> None:
-        deadline = time.monotonic() + self.deadline_s
         for job in jobs:
             if job.key in self._held:
                 continue
             self._held.add(job.key)
-            self._queue.put_nowait((job, deadline))
+            self._queue.put_nowait(job)
         if self._held:
             self._idle.clear()
 
@@ -127,17 +132,14 @@ class JudgeRunner:
 
     async def _work(self) -> None:
         while True:
-            job, deadline = await self._queue.get()
+            job = await self._queue.get()
             try:
-                result = await self._judge(job, deadline)
+                result = await judge_job(self.client, job, self.deadline_s)
                 await self._store(job.turn, result, job.expires_at)
             finally:
                 self._held.discard(job.key)
                 if not self._held:
                     self._idle.set()
-
-    async def _judge(self, job: JudgeJob, deadline: float) -> CheckResult:
-        return await judge_job(self.client, job, deadline - time.monotonic())
 
     async def _store(self, turn: TurnRef, result: CheckResult, expires_at: datetime) -> None:
         delay_s = 0.5
