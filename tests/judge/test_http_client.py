@@ -139,7 +139,7 @@ async def test_429_waits_for_retry_after_then_succeeds(fake_provider: FakeProvid
         waited = time.monotonic() - started
     assert reply.text == "{}"
     assert len(fake_provider.requests) == 2
-    assert 0.3 <= waited < 1.0
+    assert 0.3 <= waited < 1.5  # waited the 0.3 s asked, not a backoff of its own; slack for CI
 
 
 async def test_429_whose_retry_after_passes_the_deadline_fails_at_once(
@@ -151,7 +151,7 @@ async def test_429_whose_retry_after_passes_the_deadline_fails_at_once(
         started = time.monotonic()
         with pytest.raises(JudgeUnavailable) as caught:
             await client.complete(ask(), deadline_s=2)
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 1.5  # well before the 2 s deadline, let alone 30 s
     assert caught.value.reason == "The judge did not answer before the deadline (last: HTTP 429)."
 
 
@@ -197,7 +197,7 @@ async def test_slow_answer_past_the_deadline_is_unavailable(
         started = time.monotonic()
         with pytest.raises(JudgeUnavailable) as caught:
             await client.complete(ask(), deadline_s=deadline_s)
-    assert 0.3 <= time.monotonic() - started < 0.8
+    assert 0.3 <= time.monotonic() - started < 1.5  # the 2 s answer was not waited for
     assert caught.value.reason == "The judge did not answer before the deadline (last: timeout)."
 
 
