@@ -84,6 +84,7 @@ def build(
     *,
     capacity: int = 100,
     deadline_s: float = 5,
+    checks: str = CHECKS,
 ) -> tuple[Pipeline, JudgeRunner, HttpJudgeClient]:
     endpoint = JudgeEndpoint(provider="openai", base_url=server.openai_url, max_concurrency=2)
     client = HttpJudgeClient({"judge-small": endpoint}, {})
@@ -91,7 +92,7 @@ def build(
         client, store, lambda: FIXED_NOW, capacity=capacity, workers=4, deadline_s=deadline_s
     )
     pipeline = Pipeline(
-        checks=check_set(tmp_path, CHECKS),
+        checks=check_set(tmp_path, checks),
         store=store,
         dead_letter=_no_dead_letters,
         clock=lambda: FIXED_NOW,
@@ -228,15 +229,7 @@ async def test_routers_and_unknown_judges_are_errored_at_once(
         "  - {name: fmt, kind: judge, criteria: correct_format, mode: background, sample_rate: 1,"
         " judge_model: nobody}\n"
     )
-    pipeline, _runner, client = build(tmp_path, store, fake_provider)
-    pipeline = Pipeline(
-        checks=check_set(tmp_path, checks),
-        store=store,
-        dead_letter=_no_dead_letters,
-        clock=lambda: FIXED_NOW,
-        retention=timedelta(days=30),
-        judging=pipeline.judging,
-    )
+    pipeline, _runner, client = build(tmp_path, store, fake_provider, checks=checks)
     router = {"id": "support-bot", "version": 7, "model": "router:cheap-first"}
     await pipeline.handle_batch([RawMessage(stored_turn("t-1", agent=router))], _commit)
     await client.aclose()

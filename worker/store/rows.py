@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from worker.checks import CheckResult, Verdict
+from worker.checks import CheckResult
 from worker.events import check_failed_event
 from worker.store.records import PendingJudgement, TurnRef
 
@@ -118,7 +118,3 @@ def pending_from_row(row: Mapping[Any, Any]) -> tuple[PendingJudgement, datetime
         row["deadline_at"],
     )
     return item, row["expires_at"]
-
-
-def not_passed(results: Iterable[CheckResult]) -> list[CheckResult]:
-    return [r for r in results if r.verdict is not Verdict.PASSED]

@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from worker.checks import CheckResult
+from worker.checks import CheckResult, Verdict
 from worker.errors import StoreUnavailable
 from worker.store.records import (
     PassRate,
@@ -35,7 +35,6 @@ from worker.store.rows import (
     ROLLUP_KEY,
     bucket_of,
     event_row,
-    not_passed,
     pending_from_row,
     pending_row,
     result_row,
@@ -151,7 +150,7 @@ class SqlStore:
             event_row(turn, result, self.events_topic, now)
             for turn, result, _ in results
             if (turn.turn_id, result.check, result.check_version) in inserted
-            and result in not_passed([result])
+            and result.verdict is not Verdict.PASSED
         ]
         if events:
             await conn.execute(
