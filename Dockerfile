@@ -7,7 +7,9 @@ COPY alerts ./alerts
 COPY schemas ./schemas
 COPY migrations ./migrations
 COPY examples ./examples
-RUN pip install --no-cache-dir .
+# The embedded SQLite store lives in ./.turncheck: make it writable by the user it runs as.
+RUN pip install --no-cache-dir . \
+ && mkdir -p /app/.turncheck && chown nobody /app/.turncheck
 USER nobody
 ENTRYPOINT ["turncheck"]
 CMD ["run"]

@@ -35,11 +35,11 @@ from typing import Any
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from schemas.turn import Turn  # noqa: E402
-from worker.checks import load_checks, parse_check_file  # noqa: E402
-from worker.checks.budget import Budget  # noqa: E402
-from worker.checks.definitions import COMPILERS  # noqa: E402
-from worker.evaluate import evaluate  # noqa: E402
+from turncheck.schemas.turn import Turn  # noqa: E402
+from turncheck.worker.checks import load_checks, parse_check_file  # noqa: E402
+from turncheck.worker.checks.budget import Budget  # noqa: E402
+from turncheck.worker.checks.definitions import COMPILERS  # noqa: E402
+from turncheck.worker.evaluate import evaluate  # noqa: E402
 
 CHECKS = ROOT / "bench" / "rules_checks.yaml"
 WARMUP = 200

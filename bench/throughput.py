@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.conftest import fresh_store  # noqa: E402
 from tests.kafka.test_delivery import committed_offsets  # noqa: E402
-from worker.app import build_worker, replay  # noqa: E402
-from worker.settings import Settings  # noqa: E402
+from turncheck.worker.app import build_worker, replay  # noqa: E402
+from turncheck.worker.settings import Settings  # noqa: E402
 
 WORDS = [
     "order",

@@ -5,8 +5,8 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from worker.store.sql import create_engine
-from worker.store.tables import metadata
+from turncheck.worker.store.sql import create_engine
+from turncheck.worker.store.tables import metadata
 
 config = context.config
 

@@ -1,5 +1,5 @@
-"""Regenerate the JSON Schema files from the models: ``python -m schemas``."""
+"""Regenerate the JSON Schema files from the models: ``python -m turncheck.schemas``."""
 
-from schemas.generate import write_all
+from turncheck.schemas.generate import write_all
 
 write_all()

@@ -12,8 +12,8 @@ from typing import Annotated, Literal, get_args
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from schemas.checkbase import BaseCheck
-from schemas.judged import JudgeCheck, RubricCheck
+from turncheck.schemas.checkbase import BaseCheck
+from turncheck.schemas.judged import JudgeCheck, RubricCheck
 
 PatternFlag = Literal["ignorecase", "multiline", "dotall", "verbose", "ascii"]
 

@@ -1,13 +1,13 @@
-"""The JSON Schema files, rendered from the models; `python -m schemas` writes them."""
+"""The JSON Schema files, rendered from the models; `python -m turncheck.schemas` writes them."""
 
 import json
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from schemas.checkfile import CheckFile
-from schemas.event import CheckFailedEvent
-from schemas.turn import Turn
+from turncheck.schemas.checkfile import CheckFile
+from turncheck.schemas.event import CheckFailedEvent
+from turncheck.schemas.turn import Turn
 
 HERE = Path(__file__).parent
 

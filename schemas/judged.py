@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from schemas.checkbase import BaseCheck
+from turncheck.schemas.checkbase import BaseCheck
 
 Criterion = Literal["correct_format", "polite_tone", "no_made_up_facts"]
 

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import text
 
 from tests.factories import FIXED_NOW
-from worker.store import SqlStore, create_engine
-from worker.store.migrate import migrate
-from worker.store.tables import metadata
+from turncheck.worker.store import SqlStore, create_engine
+from turncheck.worker.store.migrate import migrate
+from turncheck.worker.store.tables import metadata
 
 EVENTS_TOPIC = "response.check_failed"
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from schemas.turn import Turn
-from worker.checks import CheckSet, load_checks
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import CheckSet, load_checks
 
 FIXED_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

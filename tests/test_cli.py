@@ -18,7 +18,7 @@ def turncheck(
 ) -> subprocess.CompletedProcess[bytes]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("TURNCHECK_")}
     return subprocess.run(
-        [sys.executable, "-m", "worker", *args],
+        [sys.executable, "-m", "turncheck.worker", *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,

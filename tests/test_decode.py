@@ -1,8 +1,8 @@
 import pytest
 
 from tests.factories import turn_bytes, turn_dict
-from worker.decode import decode_turn
-from worker.errors import InvalidTurn
+from turncheck.worker.decode import decode_turn
+from turncheck.worker.errors import InvalidTurn
 
 
 def test_a_valid_turn_decodes_and_keeps_unknown_fields() -> None:

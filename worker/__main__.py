@@ -1,3 +1,3 @@
-from worker.cli import main
+from turncheck.worker.cli import main
 
 main()

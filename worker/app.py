@@ -12,17 +12,17 @@ from pathlib import Path
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
-from worker.checks import CheckSet, load_checks
-from worker.consumer import KafkaDeadLetter, subscribe
-from worker.evaluate import warm_up
-from worker.judge.config import load_judges
-from worker.judge.http import HttpJudgeClient
-from worker.judge.runner import JudgeRunner
-from worker.outbox import Send, drain, run_outbox
-from worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
-from worker.replay import ReplayTotals, replay_file
-from worker.settings import Settings
-from worker.store import SqlStore, create_engine
+from turncheck.worker.checks import CheckSet, load_checks
+from turncheck.worker.consumer import KafkaDeadLetter, subscribe
+from turncheck.worker.evaluate import warm_up
+from turncheck.worker.judge.config import load_judges
+from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.judge.runner import JudgeRunner
+from turncheck.worker.outbox import Send, drain, run_outbox
+from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
+from turncheck.worker.replay import ReplayTotals, replay_file
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import SqlStore, create_engine
 
 log = logging.getLogger(__name__)
 

@@ -15,14 +15,14 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from worker import report
-from worker.app import build_worker, judge_client, open_store, replay, utc_now
-from worker.checks import CheckSet, load_checks
-from worker.errors import CheckDefinitionError
-from worker.judge.config import JudgeConfigError
-from worker.judge.http import HttpJudgeClient
-from worker.settings import Settings
-from worker.store.migrate import migrate as run_migrations
+from turncheck.worker import report
+from turncheck.worker.app import build_worker, judge_client, open_store, replay, utc_now
+from turncheck.worker.checks import CheckSet, load_checks
+from turncheck.worker.errors import CheckDefinitionError
+from turncheck.worker.judge.config import JudgeConfigError
+from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.settings import Settings
+from turncheck.worker.store.migrate import migrate as run_migrations
 
 app = typer.Typer(
     help="Hold every stored turn of a chat agent to its checks, after the fact.",
@@ -150,10 +150,10 @@ def check(
 
 async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeClient) -> int:
     """Print one line per input line; return how many lines were not turns."""
-    from worker.decode import decode_turn
-    from worker.errors import InvalidTurn
-    from worker.evaluate import evaluate, warm_up
-    from worker.judge.direct import judge_now
+    from turncheck.worker.decode import decode_turn
+    from turncheck.worker.errors import InvalidTurn
+    from turncheck.worker.evaluate import evaluate, warm_up
+    from turncheck.worker.judge.direct import judge_now
 
     warm_up(checks)
     configured = frozenset(client.endpoints)

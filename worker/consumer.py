@@ -17,7 +17,7 @@ from faststream import AckPolicy
 from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
 
-from worker.pipeline import Pipeline, RawMessage, Rejected
+from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected
 
 log = logging.getLogger(__name__)
 

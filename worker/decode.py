@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from schemas.turn import Turn
-from worker.errors import InvalidTurn
+from turncheck.schemas.turn import Turn
+from turncheck.worker.errors import InvalidTurn
 
 MAX_ERRORS_NAMED = 3
 

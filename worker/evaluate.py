@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from schemas.turn import Turn
-from worker.checks import CheckResult, CheckSet, Outcome
-from worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import CheckResult, CheckSet, Outcome
+from turncheck.worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
 
 log = logging.getLogger(__name__)
 

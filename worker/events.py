@@ -6,11 +6,11 @@ import hashlib
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from schemas.event import CheckFailedData, CheckFailedEvent
-from worker.checks import CheckResult, Verdict
+from turncheck.schemas.event import CheckFailedData, CheckFailedEvent
+from turncheck.worker.checks import CheckResult, Verdict
 
 if TYPE_CHECKING:
-    from worker.store.records import TurnRef
+    from turncheck.worker.store.records import TurnRef
 
 
 def event_id(turn_id: str, check: str, check_version: str) -> str:

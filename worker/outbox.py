@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from worker.store import PendingEvent
+from turncheck.worker.store import PendingEvent
 
 log = logging.getLogger(__name__)
 

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from worker.checks import CheckSet, Verdict
-from worker.decode import decode_turn
-from worker.errors import InvalidTurn, StoreUnavailable
-from worker.evaluate import evaluate
-from worker.judge.plan import JudgeJob, plan_turn
-from worker.judge.runner import JudgeRunner
-from worker.store import SaveReport, TurnRef, TurnResults
+from turncheck.worker.checks import CheckSet, Verdict
+from turncheck.worker.decode import decode_turn
+from turncheck.worker.errors import InvalidTurn, StoreUnavailable
+from turncheck.worker.evaluate import evaluate
+from turncheck.worker.judge.plan import JudgeJob, plan_turn
+from turncheck.worker.judge.runner import JudgeRunner
+from turncheck.worker.store import SaveReport, TurnRef, TurnResults
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from worker.pipeline import BatchReport, Pipeline, RawMessage, Rejected
+from turncheck.worker.pipeline import BatchReport, Pipeline, RawMessage, Rejected
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from rich.table import Table
 
-from worker.store import PassRate, StoredResult
+from turncheck.worker.store import PassRate, StoredResult
 
 VERDICT_STYLE = {"passed": "green", "failed": "red", "errored": "yellow"}
 

@@ -2,7 +2,7 @@ import time
 
 import pytest
 
-from worker.checks.budget import Budget, BudgetSpent
+from turncheck.worker.checks.budget import Budget, BudgetSpent
 
 
 def test_a_spent_wall_clock_counts_only_once_the_cpu_time_is_spent_too() -> None:

@@ -3,8 +3,8 @@ from pathlib import Path
 import pytest
 
 from tests.factories import check_set
-from worker.checks import load_checks
-from worker.errors import CheckDefinitionError
+from turncheck.worker.checks import load_checks
+from turncheck.worker.errors import CheckDefinitionError
 
 
 def refuse(tmp_path: Path, text: str) -> CheckDefinitionError:
@@ -83,7 +83,7 @@ def test_the_example_checks_load() -> None:
 
 
 def test_the_example_judged_checks_and_judges_load() -> None:
-    from worker.judge.config import load_judges
+    from turncheck.worker.judge.config import load_judges
 
     examples = Path(__file__).parents[2] / "examples"
     checks = load_checks([examples / "judged-checks.yaml"])

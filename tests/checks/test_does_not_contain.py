@@ -3,8 +3,8 @@ from pathlib import Path
 import pytest
 
 from tests.factories import check_set, make_turn
-from worker.checks import Verdict
-from worker.evaluate import evaluate
+from turncheck.worker.checks import Verdict
+from turncheck.worker.evaluate import evaluate
 
 CHECK = """agent: support-bot
 checks:

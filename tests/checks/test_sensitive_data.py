@@ -1,8 +1,8 @@
 from pathlib import Path
 
 from tests.factories import check_set, make_turn
-from worker.checks import Verdict
-from worker.evaluate import evaluate
+from turncheck.worker.checks import Verdict
+from turncheck.worker.evaluate import evaluate
 
 ALL = "agent: support-bot\nchecks:\n  - {name: sensitive, kind: sensitive_data}\n"
 
@@ -78,7 +78,7 @@ def test_the_input_stage_reads_what_the_caller_wrote(tmp_path: Path) -> None:
 def test_an_unknown_detector_is_refused_at_load(tmp_path: Path) -> None:
     import pytest
 
-    from worker.errors import CheckDefinitionError
+    from turncheck.worker.errors import CheckDefinitionError
 
     with pytest.raises(CheckDefinitionError) as caught:
         check_set(

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from schemas.checkfile import DETECTOR_NAMES
-from schemas.checkfile import FACT_KINDS as FACT_KIND_NAMES
+from turncheck.schemas.checkfile import DETECTOR_NAMES
+from turncheck.schemas.checkfile import FACT_KINDS as FACT_KIND_NAMES
 
 HERE = Path(__file__).resolve().parent
 SENSITIVE_FILE = HERE / "sensitive.jsonl"

@@ -11,11 +11,11 @@ import hashlib
 from collections import Counter, defaultdict
 from typing import Any
 
-from schemas.checkfile import CheckFile
-from schemas.turn import Turn
 from tests.corpus.corpus import facts_cases, sensitive_cases
-from worker.checks.definitions import check_set
-from worker.evaluate import evaluate
+from turncheck.schemas.checkfile import CheckFile
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.definitions import check_set
+from turncheck.worker.evaluate import evaluate
 
 REPORT: list[str] = []
 

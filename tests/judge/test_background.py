@@ -12,11 +12,11 @@ import pytest
 from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, check_set, turn_bytes
 from tests.judge.fake_provider import FakeProvider, Scripted
-from worker.judge.config import JudgeEndpoint
-from worker.judge.http import HttpJudgeClient
-from worker.judge.runner import JudgeRunner
-from worker.pipeline import Judging, Pipeline, RawMessage, RetryPolicy
-from worker.store import SqlStore
+from turncheck.worker.judge.config import JudgeEndpoint
+from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.judge.runner import JudgeRunner
+from turncheck.worker.pipeline import Judging, Pipeline, RawMessage, RetryPolicy
+from turncheck.worker.store import SqlStore
 
 CHECKS = """
 agent: support-bot

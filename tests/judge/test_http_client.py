@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from tests.judge.fake_provider import FakeProvider, Scripted
-from worker.judge.config import JudgeEndpoint
-from worker.judge.http import HttpJudgeClient, RetryPolicy, _retry_after_s
-from worker.judge.types import JudgeRejected, JudgeRequest, JudgeUnavailable
+from turncheck.worker.judge.config import JudgeEndpoint
+from turncheck.worker.judge.http import HttpJudgeClient, RetryPolicy, _retry_after_s
+from turncheck.worker.judge.types import JudgeRejected, JudgeRequest, JudgeUnavailable
 
 KEY = "sk-test-do-not-leak-4242"
 ENVIRON = {"JUDGE_KEY": KEY}

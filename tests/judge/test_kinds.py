@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from schemas.judged import JudgeCheck, RubricCheck
 from tests.factories import make_turn
-from worker.checks.result import Verdict
-from worker.judge.kinds import CompiledJudged, RubricAnswer, compile_judged
-from worker.judge.replies import REASON_MAX_CHARS, UNREADABLE
-from worker.judge.types import JudgeReply, TokenLogprob, Usage
+from turncheck.schemas.judged import JudgeCheck, RubricCheck
+from turncheck.worker.checks.result import Verdict
+from turncheck.worker.judge.kinds import CompiledJudged, RubricAnswer, compile_judged
+from turncheck.worker.judge.replies import REASON_MAX_CHARS, UNREADABLE
+from turncheck.worker.judge.types import JudgeReply, TokenLogprob, Usage
 
 USAGE = Usage(input_tokens=10, output_tokens=5)
 

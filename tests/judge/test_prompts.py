@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from schemas.judged import JudgeCheck, RubricCheck
-from schemas.turn import Turn
 from tests.factories import make_turn
-from worker.judge.kinds import compile_judged
-from worker.judge.prompts import CRITERIA, PromptError, judge_prompt, rubric_prompt
+from turncheck.schemas.judged import JudgeCheck, RubricCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.judge.kinds import compile_judged
+from turncheck.worker.judge.prompts import CRITERIA, PromptError, judge_prompt, rubric_prompt
 
 HIDDEN = {
     "instructions": "MARK-INSTRUCTIONS",
@@ -256,7 +256,7 @@ def test_a_text_cannot_close_its_own_section() -> None:
 
 def test_templates_ship_inside_the_package() -> None:
     """The three templates are package data next to the code that loads them."""
-    shipped = files("worker.judge").joinpath("templates")
+    shipped = files("turncheck.worker.judge").joinpath("templates")
     for name in ("judge_output.j2", "judge_input.j2", "rubric.j2"):
         assert shipped.joinpath(name).is_file()
 

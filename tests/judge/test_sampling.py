@@ -1,6 +1,6 @@
 import uuid
 
-from worker.judge.sampling import in_sample
+from turncheck.worker.judge.sampling import in_sample
 
 
 def test_one_in_ten_of_a_thousand_turns_are_judged_give_or_take_thirty() -> None:

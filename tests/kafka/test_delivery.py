@@ -20,9 +20,9 @@ from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import RealBackend, topic_names
 from tests.kafka.test_worker_contract import wait_for
 from tests.tcp_proxy import TcpProxy
-from worker.app import build_worker
-from worker.settings import Settings
-from worker.store import SaveReport, SqlStore, TurnResults, create_engine
+from turncheck.worker.app import build_worker
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import SaveReport, SqlStore, TurnResults, create_engine
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
 
@@ -77,7 +77,7 @@ async def count_results(store: SqlStore) -> tuple[int, int, int]:
     """(results, rollup total, pending-or-sent events) straight from the tables."""
     from sqlalchemy import func, select
 
-    from worker.store.tables import check_results, outbox, pass_rate_rollups
+    from turncheck.worker.store.tables import check_results, outbox, pass_rate_rollups
 
     r = pass_rate_rollups.c
     async with store.engine.connect() as conn:
@@ -186,7 +186,7 @@ async def test_sigterm_finishes_in_hand_work_commits_and_exits(
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "worker",
+        "turncheck.worker",
         "run",
         env=env,
         stdout=asyncio.subprocess.DEVNULL,

@@ -13,9 +13,9 @@ import pytest
 from tests.conftest import fresh_store, service
 from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
-from worker.app import build_worker
-from worker.settings import Settings
-from worker.store import SqlStore
+from turncheck.worker.app import build_worker
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import SqlStore
 
 SECRET_ANSWER = "Ask HelpCo, your ticket TCK-123456 is with them"
 

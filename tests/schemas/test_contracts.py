@@ -4,15 +4,15 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from schemas.generate import FILES, HERE, render
 from tests.factories import turn_dict
+from turncheck.schemas.generate import FILES, HERE, render
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_checked_in_json_schema_matches_the_models(name: str) -> None:
-    """Run `python -m schemas` after changing a model; this fails until you do."""
+    """Run `python -m turncheck.schemas` after changing a model; this fails until you do."""
     assert (HERE / name).read_text() == render(FILES[name]), f"{name} drifted from its model"
 
 

@@ -4,7 +4,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from tests.conftest import fresh_store
-from worker.store.tables import metadata
+from turncheck.worker.store.tables import metadata
 
 
 async def test_migrated_schema_matches_the_tables_module(database_url: str) -> None:

@@ -4,8 +4,8 @@ import json
 from datetime import timedelta
 
 from tests.factories import FIXED_NOW, make_turn
-from worker.checks import CheckResult, Span, Verdict
-from worker.store import SqlStore, TurnRef, TurnResults
+from turncheck.worker.checks import CheckResult, Span, Verdict
+from turncheck.worker.store import SqlStore, TurnRef, TurnResults
 
 RETENTION = timedelta(days=30)
 
@@ -108,7 +108,7 @@ async def test_a_pending_judgement_is_recorded_once_then_replaced_by_its_result(
     store: SqlStore,
 ) -> None:
     """Redelivery neither re-queues a pending judgement nor one already judged."""
-    from worker.store import PendingJudgement
+    from turncheck.worker.store import PendingJudgement
 
     ref = TurnRef.of(make_turn("t-1"))
     pending = PendingJudgement(ref, "polite", "j1", "judge", "output", "background", FIXED_NOW)
@@ -134,7 +134,7 @@ async def test_a_pending_judgement_is_recorded_once_then_replaced_by_its_result(
 
 
 async def test_overdue_judgements_are_found_by_their_deadline(store: SqlStore) -> None:
-    from worker.store import PendingJudgement
+    from turncheck.worker.store import PendingJudgement
 
     ref = TurnRef.of(make_turn("t-7", agent={"id": "support-bot", "version": 7}))
     late = PendingJudgement(ref, "polite", "j1", "judge", "output", "background", FIXED_NOW)

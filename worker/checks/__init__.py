@@ -1,8 +1,13 @@
 """Checks: pure functions of a turn. A kind module exports ``compile_check(definition)``,
 which returns the call ``turn -> Outcome``; compile once, run on every turn."""
 
-from worker.checks.definitions import CheckSet, CompiledCheck, load_checks, parse_check_file
-from worker.checks.result import CheckResult, Outcome, Span, Verdict
+from turncheck.worker.checks.definitions import (
+    CheckSet,
+    CompiledCheck,
+    load_checks,
+    parse_check_file,
+)
+from turncheck.worker.checks.result import CheckResult, Outcome, Span, Verdict
 
 __all__ = [
     "CheckResult",

@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import ValidationError
 
-from schemas.checkfile import CheckFile
-from schemas.judged import JudgeCheck, RubricCheck
-from schemas.turn import Turn
-from worker.checks import does_not_contain, facts, pattern, sensitive_data
-from worker.checks.budget import Budget
-from worker.checks.result import Outcome
-from worker.errors import CheckDefinitionError
+from turncheck.schemas.checkfile import CheckFile
+from turncheck.schemas.judged import JudgeCheck, RubricCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.result import Outcome
+from turncheck.worker.errors import CheckDefinitionError
 
 if TYPE_CHECKING:
-    from worker.judge.kinds import CompiledJudged
+    from turncheck.worker.judge.kinds import CompiledJudged
 
 COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "pattern": pattern.compile_check,
@@ -122,8 +122,8 @@ def _compile_judged(
     definition: JudgeCheck | RubricCheck, version: str, base_dir: Path | None, source: str
 ) -> CompiledJudged:
     # Imported here: the judge package builds on worker.checks, which imports this module.
-    from worker.judge.kinds import compile_judged
-    from worker.judge.prompts import PromptError
+    from turncheck.worker.judge.kinds import compile_judged
+    from turncheck.worker.judge.prompts import PromptError
 
     try:
         return compile_judged(definition, version, base_dir)

@@ -10,12 +10,12 @@ from collections.abc import Callable
 
 import regex
 
-from schemas.checkfile import DoesNotContainCheck
-from schemas.turn import Turn
-from worker.checks.budget import Budget
-from worker.checks.result import PASSED, Outcome, Span, Verdict
-from worker.checks.textmap import fold
-from worker.checks.texts import stage_texts
+from turncheck.schemas.checkfile import DoesNotContainCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
+from turncheck.worker.checks.textmap import fold
+from turncheck.worker.checks.texts import stage_texts
 
 REASON = "The text contains a banned phrase."
 

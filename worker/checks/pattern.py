@@ -15,12 +15,12 @@ from collections.abc import Callable
 import regex
 from stdnum import luhn
 
-from schemas.checkfile import PatternCheck
-from schemas.turn import Turn
-from worker.checks.budget import Budget, BudgetSpent
-from worker.checks.result import PASSED, Outcome, Span, Verdict
-from worker.checks.textmap import normalize
-from worker.checks.texts import stage_texts
+from turncheck.schemas.checkfile import PatternCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.budget import Budget, BudgetSpent
+from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
+from turncheck.worker.checks.textmap import normalize
+from turncheck.worker.checks.texts import stage_texts
 
 REASON = "The text matches the check's pattern."
 

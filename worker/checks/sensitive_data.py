@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from schemas.checkfile import SensitiveDataCheck
-from schemas.turn import Turn
-from worker.checks.budget import Budget
-from worker.checks.result import Outcome, Span, Verdict
-from worker.checks.sensitive import DETECTORS, DetectorContext, phone
-from worker.checks.textmap import normalize
-from worker.checks.texts import stage_texts
+from turncheck.schemas.checkfile import SensitiveDataCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.result import Outcome, Span, Verdict
+from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext, phone
+from turncheck.worker.checks.textmap import normalize
+from turncheck.worker.checks.texts import stage_texts
 
 
 def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Outcome]:

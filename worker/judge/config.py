@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from worker.errors import TurncheckError
+from turncheck.worker.errors import TurncheckError
 
 
 class JudgeEndpoint(BaseModel):

@@ -36,9 +36,9 @@ from typing import Any, Protocol
 
 import httpx
 
-from worker.judge import anthropic_api, openai_api
-from worker.judge.config import JudgeEndpoint
-from worker.judge.types import JudgeRejected, JudgeReply, JudgeRequest, JudgeUnavailable
+from turncheck.worker.judge import anthropic_api, openai_api
+from turncheck.worker.judge.config import JudgeEndpoint
+from turncheck.worker.judge.types import JudgeRejected, JudgeReply, JudgeRequest, JudgeUnavailable
 
 log = logging.getLogger(__name__)
 

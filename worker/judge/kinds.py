@@ -12,17 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from schemas.judged import JudgeCheck, RubricCheck
-from schemas.turn import Turn
-from worker.judge.prompts import Prompt, judge_prompt, rubric_prompt
-from worker.judge.replies import (
+from turncheck.schemas.judged import JudgeCheck, RubricCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.judge.prompts import Prompt, judge_prompt, rubric_prompt
+from turncheck.worker.judge.replies import (
     JudgedDecision,
     RubricAnswer,
     RubricForm,
     read_judge,
     read_rubric,
 )
-from worker.judge.types import JudgeReply, JudgeRequest
+from turncheck.worker.judge.types import JudgeReply, JudgeRequest
 
 __all__ = ["CompiledJudged", "JudgedDecision", "RubricAnswer", "compile_judged"]
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from worker.judge.config import JudgeEndpoint
-from worker.judge.types import JudgeReply, JudgeRequest, TokenLogprob, Usage
+from turncheck.worker.judge.config import JudgeEndpoint
+from turncheck.worker.judge.types import JudgeReply, JudgeRequest, TokenLogprob, Usage
 
 
 def request(

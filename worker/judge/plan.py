@@ -12,12 +12,12 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from schemas.turn import Turn
-from worker.checks.result import CheckResult, Outcome
-from worker.judge.kinds import CompiledJudged
-from worker.judge.sampling import in_sample
-from worker.judge.types import JudgeRequest
-from worker.store import PendingJudgement, TurnRef
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.result import CheckResult, Outcome
+from turncheck.worker.judge.kinds import CompiledJudged
+from turncheck.worker.judge.sampling import in_sample
+from turncheck.worker.judge.types import JudgeRequest
+from turncheck.worker.store import PendingJudgement, TurnRef
 
 BACKLOG_FULL = "The judge backlog was full; the turn was not judged."
 

@@ -23,10 +23,10 @@ from typing import Any
 
 import jinja2
 
-from schemas.judged import Criterion, JudgeCheck, RubricCheck
-from schemas.turn import Turn
-from worker.errors import TurncheckError
-from worker.judge.views import FIELD_VIEWS, judge_view
+from turncheck.schemas.judged import Criterion, JudgeCheck, RubricCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.errors import TurncheckError
+from turncheck.worker.judge.views import FIELD_VIEWS, judge_view
 
 
 class PromptError(TurncheckError):
@@ -216,7 +216,7 @@ def _load_override(
 def environment() -> jinja2.Environment:
     """The shipped templates; autoescape off because a prompt is not HTML."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("worker.judge", "templates"),
+        loader=jinja2.PackageLoader("turncheck.worker.judge", "templates"),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -19,9 +19,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from schemas.judged import RubricCheck
-from worker.checks.result import Outcome, Verdict
-from worker.judge.types import JudgeReply, TokenLogprob
+from turncheck.schemas.judged import RubricCheck
+from turncheck.worker.checks.result import Outcome, Verdict
+from turncheck.worker.judge.types import JudgeReply, TokenLogprob
 
 UNREADABLE = Outcome.errored("The judge's reply did not parse.")
 REASON_MAX_CHARS = 500

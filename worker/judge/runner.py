@@ -25,13 +25,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from worker.checks import CheckResult
-from worker.checks.result import Outcome
-from worker.errors import StoreUnavailable
-from worker.judge.kinds import JudgedDecision
-from worker.judge.plan import JudgeJob
-from worker.judge.types import JudgeClient, JudgeError
-from worker.store import PendingJudgement, TurnRef
+from turncheck.worker.checks import CheckResult
+from turncheck.worker.checks.result import Outcome
+from turncheck.worker.errors import StoreUnavailable
+from turncheck.worker.judge.kinds import JudgedDecision
+from turncheck.worker.judge.plan import JudgeJob
+from turncheck.worker.judge.types import JudgeClient, JudgeError
+from turncheck.worker.store import PendingJudgement, TurnRef
 
 log = logging.getLogger(__name__)
 

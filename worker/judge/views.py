@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from schemas.judged import RubricField
-from schemas.turn import Turn
-from worker.checks.texts import stage_texts
+from turncheck.schemas.judged import RubricField
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.texts import stage_texts
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Where results, pass-rate rollups, pending judgements and the event outbox live."""
 
-from worker.store.records import (
+from turncheck.worker.store.records import (
     PassRate,
     PendingEvent,
     PendingJudgement,
@@ -9,7 +9,7 @@ from worker.store.records import (
     TurnRef,
     TurnResults,
 )
-from worker.store.sql import SqlStore, create_engine
+from turncheck.worker.store.sql import SqlStore, create_engine
 
 __all__ = [
     "PassRate",

@@ -7,7 +7,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-import migrations
+from turncheck import migrations
 
 
 def alembic_config(url: str) -> Config:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from schemas.turn import Turn
-from worker.checks import CheckResult
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import CheckResult
 
 
 @dataclass(frozen=True, slots=True)

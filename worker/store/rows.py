@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from worker.checks import CheckResult
-from worker.events import check_failed_event
-from worker.store.records import PendingJudgement, TurnRef
+from turncheck.worker.checks import CheckResult
+from turncheck.worker.events import check_failed_event
+from turncheck.worker.store.records import PendingJudgement, TurnRef
 
 ROLLUP_BUCKET = timedelta(hours=1)
 ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "bucket_start")

@@ -19,9 +19,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from worker.checks import CheckResult, Verdict
-from worker.errors import StoreUnavailable
-from worker.store.records import (
+from turncheck.worker.checks import CheckResult, Verdict
+from turncheck.worker.errors import StoreUnavailable
+from turncheck.worker.store.records import (
     PassRate,
     PendingEvent,
     PendingJudgement,
@@ -30,7 +30,7 @@ from worker.store.records import (
     TurnRef,
     TurnResults,
 )
-from worker.store.rows import (
+from turncheck.worker.store.rows import (
     ROLLUP_COUNTS,
     ROLLUP_KEY,
     bucket_of,
@@ -40,7 +40,7 @@ from worker.store.rows import (
     result_row,
     rollup_values,
 )
-from worker.store.tables import check_results, judge_pending, outbox, pass_rate_rollups
+from turncheck.worker.store.tables import check_results, judge_pending, outbox, pass_rate_rollups
 
 Key = tuple[str, str, str]
 RESULT_KEY = ("turn_id", "check_name", "check_version")

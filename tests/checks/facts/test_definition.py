@@ -3,8 +3,8 @@
 import pytest
 
 from tests.checks.facts.turns import check, spans_text, support_turn, tool_round
-from worker.checks.facts import REASONS
-from worker.checks.result import Verdict
+from turncheck.worker.checks.facts import REASONS
+from turncheck.worker.checks.result import Verdict
 
 INVENTED = (
     "Order B-99120 ships March 9, 2026 for $61.00; call (555) 010-7777, write to "

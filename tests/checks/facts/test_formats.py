@@ -3,7 +3,7 @@
 import pytest
 
 from tests.checks.facts.turns import check, support_turn, tool_round
-from worker.checks.result import Verdict
+from turncheck.worker.checks.result import Verdict
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.checks.facts.turns import check, spans_text, support_turn, tool_round
-from worker.checks.result import Verdict
+from turncheck.worker.checks.result import Verdict
 
 
 def _turn(answer: str, source: object) -> object:

@@ -3,16 +3,16 @@
 import pytest
 
 from tests.checks.facts.turns import check, support_turn, tool_round
-from worker.checks.facts.dates import DATE, date_keys, find_dates
-from worker.checks.facts.numbers import BARE_NUMBER, NUMBER
-from worker.checks.facts.patterns import (
+from turncheck.worker.checks.facts.dates import DATE, date_keys, find_dates
+from turncheck.worker.checks.facts.numbers import BARE_NUMBER, NUMBER
+from turncheck.worker.checks.facts.patterns import (
     BARE_DOMAIN,
     MAY_BE_DOMAIN,
     MAY_BE_PHONE,
     PHONE,
     PLAIN_PHONE,
 )
-from worker.checks.result import Verdict
+from turncheck.worker.checks.result import Verdict
 
 TEXTS = [
     "Order A-88213 ships March 4th, 2026 (eta 2026-03-04T09:00:00Z) for $1,200.50.",

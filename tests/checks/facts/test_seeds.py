@@ -1,7 +1,7 @@
 """The cases from the product page (seed 000) and the false alarms of seed 004."""
 
 from tests.checks.facts.turns import check, spans_text, support_turn, tool_round
-from worker.checks.result import Span, Verdict
+from turncheck.worker.checks.result import Span, Verdict
 
 ORDER_LOOKUP = tool_round(
     "lookup_order",

@@ -5,8 +5,8 @@ import itertools
 import pytest
 
 from tests.checks.facts.turns import check, support_turn, tool_round
-from worker.checks.budget import Budget, BudgetSpent
-from worker.checks.result import Verdict
+from turncheck.worker.checks.budget import Budget, BudgetSpent
+from turncheck.worker.checks.result import Verdict
 
 
 def test_a_total_of_two_source_amounts_passes() -> None:

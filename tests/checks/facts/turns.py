@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.checkfile import FactsCheck
-from schemas.turn import Turn
-from worker.checks.budget import Budget
-from worker.checks.facts import compile_check
-from worker.checks.result import Outcome
+from turncheck.schemas.checkfile import FactsCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.facts import compile_check
+from turncheck.worker.checks.result import Outcome
 
 
 def support_turn(answer: str, *, customer: str = "Hi, where is my order?", **fields: Any) -> Turn:

@@ -6,8 +6,8 @@ import pytest
 from stdnum import luhn
 from stdnum.us import rtn
 
-from worker.checks.sensitive.bank import find_bank_account, find_routing_number
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.bank import find_bank_account, find_routing_number
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 CTX = DetectorContext()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from stdnum import luhn
 
-from worker.checks.sensitive.cards import find_card
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.cards import find_card
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 CTX = DetectorContext()
 

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.credentials import find_credentials
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.credentials import find_credentials
 
 BODY = "a1B2c3D4e5F6g7H8" * 4  # 64 characters of mixed case and digits
 HEX32 = "0123456789abcdef" * 2

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.date_of_birth import find_date_of_birth
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.date_of_birth import find_date_of_birth
 
 CTX = DetectorContext()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.drivers_license import find_drivers_license
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.drivers_license import find_drivers_license
 
 CTX = DetectorContext()
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.email import find_email
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.email import find_email
 
 
 def found(text: str) -> list[str]:

@@ -4,10 +4,10 @@ import hashlib
 
 import pytest
 
-from schemas.turn import PrivateValue
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, overlaps
-from worker.checks.sensitive.private_values import find_private_values
+from turncheck.schemas.turn import PrivateValue
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.nearby import Keywords, overlaps
+from turncheck.worker.checks.sensitive.private_values import find_private_values
 
 WORDS = Keywords(["driver's license", "dl", "date of birth", "ss #"])
 

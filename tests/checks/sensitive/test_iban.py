@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from stdnum import iban
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.iban import find_iban
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.iban import find_iban
 
 CTX = DetectorContext()
 
@@ -80,8 +80,8 @@ def test_finds_ibans_grouped_by_hyphens_or_wrapped_over_lines(number: str) -> No
 
 def test_an_iban_split_by_a_zero_width_space_is_still_found() -> None:
     """Normalisation removes the invisible space; the irregular grouping is still read."""
-    from worker.checks.sensitive.context import DetectorContext
-    from worker.checks.sensitive.iban import find_iban
+    from turncheck.worker.checks.sensitive.context import DetectorContext
+    from turncheck.worker.checks.sensitive.iban import find_iban
 
     text = "IBAN FI21 12345600000785 please"
     assert [text[s:e] for s, e in find_iban(text, DetectorContext())] == ["FI21 12345600000785"]

@@ -2,8 +2,8 @@
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.instructions_leak import find_instructions_leak
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.instructions_leak import find_instructions_leak
 
 INSTRUCTIONS = (
     "You are Acme's support agent. Never offer refunds above $50 without manager approval; "

@@ -2,8 +2,8 @@
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.internal_links import find_internal_links
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.internal_links import find_internal_links
 
 
 def found(text: str, domains: tuple[str, ...] = ()) -> list[str]:

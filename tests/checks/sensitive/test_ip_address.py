@@ -2,8 +2,8 @@
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.ip_address import find_ip_address
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.ip_address import find_ip_address
 
 
 def found(text: str) -> list[str]:

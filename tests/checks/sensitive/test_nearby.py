@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worker.checks.sensitive.nearby import Keywords, label_is
+from turncheck.worker.checks.sensitive.nearby import Keywords, label_is
 
 LICENSE = Keywords(["lic", "driver's license", "date of birth"])
 ACCOUNT = Keywords(["account"])

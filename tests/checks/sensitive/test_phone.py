@@ -2,8 +2,8 @@
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.phone import find_phone, warm_up
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.phone import find_phone, warm_up
 
 
 def found(text: str) -> list[str]:

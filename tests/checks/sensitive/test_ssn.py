@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.ssn import find_ssn
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.ssn import find_ssn
 
 CTX = DetectorContext()
 

@@ -20,14 +20,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from schemas.checkfile import FactKind, FactsCheck
-from schemas.turn import Turn
-from worker.checks.budget import Budget
-from worker.checks.facts.extract import Fact, extract_facts
-from worker.checks.facts.index import SourceIndex
-from worker.checks.facts.sources import join_sources, source_texts
-from worker.checks.result import PASSED, Outcome, Span, Verdict
-from worker.checks.textmap import normalize
+from turncheck.schemas.checkfile import FactKind, FactsCheck
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.facts.extract import Fact, extract_facts
+from turncheck.worker.checks.facts.index import SourceIndex
+from turncheck.worker.checks.facts.sources import join_sources, source_texts
+from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
+from turncheck.worker.checks.textmap import normalize
 
 __all__ = ["REASONS", "compile_check"]
 

@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
-from schemas.checkfile import FactKind
-from worker.checks.facts.dates import date_keys, find_dates
-from worker.checks.facts.numbers import number_values
-from worker.checks.facts.patterns import (
+from turncheck.schemas.checkfile import FactKind
+from turncheck.worker.checks.facts.dates import date_keys, find_dates
+from turncheck.worker.checks.facts.numbers import number_values
+from turncheck.worker.checks.facts.patterns import (
     ANSWER_NUMBER,
     BARE_DOMAIN,
     CARD_ENDING,
@@ -66,7 +66,7 @@ from worker.checks.facts.patterns import (
     spaced_id_key,
     strip_trailing,
 )
-from worker.checks.facts.words import MONEY_WORDS, WORDS, money_value, words_value
+from turncheck.worker.checks.facts.words import MONEY_WORDS, WORDS, money_value, words_value
 
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NUMBER_WITH_UNIT = re.compile(r"[0-9]+(?:\.[0-9]+)?-[a-z]+")

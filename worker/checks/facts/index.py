@@ -38,11 +38,11 @@ from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
 
-from worker.checks.budget import Budget
-from worker.checks.facts.dates import DateKey, date_keys, find_dates
-from worker.checks.facts.extract import Fact
-from worker.checks.facts.numbers import round_tolerance
-from worker.checks.facts.patterns import (
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.facts.dates import DateKey, date_keys, find_dates
+from turncheck.worker.checks.facts.extract import Fact
+from turncheck.worker.checks.facts.numbers import round_tolerance
+from turncheck.worker.checks.facts.patterns import (
     BARE_DOMAIN,
     DIGITS,
     EMAIL,
@@ -60,9 +60,9 @@ from worker.checks.facts.patterns import (
     spaced_id_key,
     strip_trailing,
 )
-from worker.checks.facts.standalone import Span, Standalone, compound_spans
-from worker.checks.facts.sums import adds_up
-from worker.checks.facts.words import spellings
+from turncheck.worker.checks.facts.standalone import Span, Standalone, compound_spans
+from turncheck.worker.checks.facts.sums import adds_up
+from turncheck.worker.checks.facts.words import spellings
 
 MonthDay = tuple[int, int]
 _DateSets = tuple[set[DateKey], set[MonthDay], set[tuple[int | None, int]], set[MonthDay]]

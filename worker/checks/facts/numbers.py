@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from worker.checks.facts.words import SCALE_WORDS
+from turncheck.worker.checks.facts.words import SCALE_WORDS
 
 CURRENCY = "$€£¥₹"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from worker.checks.facts.numbers import CURRENCY, NUMBER
+from turncheck.worker.checks.facts.numbers import CURRENCY, NUMBER
 
 EMAIL = re.compile(
     r"(?<![\w.%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"

@@ -23,9 +23,9 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from schemas.turn import Turn
-from worker.checks.budget import Budget
-from worker.checks.textmap import INVISIBLE
+from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.textmap import INVISIBLE
 
 # Between two texts: not white space and not a word character, so no fact
 # (a date, a quote, a phone) is read across the seam of two sources.

@@ -19,9 +19,9 @@ from collections.abc import Iterable
 from decimal import Decimal
 from functools import cached_property
 
-from worker.checks.facts.extract import is_id_token
-from worker.checks.facts.numbers import CURRENCY, SOURCE_NUMBER, readings, scaled
-from worker.checks.facts.patterns import COMPOUND
+from turncheck.worker.checks.facts.extract import is_id_token
+from turncheck.worker.checks.facts.numbers import CURRENCY, SOURCE_NUMBER, readings, scaled
+from turncheck.worker.checks.facts.patterns import COMPOUND
 
 Span = tuple[int, int]
 # A word character: a number right after a claimed span is glued to it.

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
-from worker.checks.budget import Budget
+from turncheck.worker.checks.budget import Budget
 
 MAX_TERMS_CONSIDERED = 40
 MAX_PLACES = 4

@@ -18,20 +18,20 @@
 | internal_links | local, private and internal-only addresses and domains | stdlib ipaddress |
 """
 
-from worker.checks.sensitive.bank import find_bank_account, find_routing_number
-from worker.checks.sensitive.cards import find_card
-from worker.checks.sensitive.context import Detector, DetectorContext
-from worker.checks.sensitive.credentials import find_credentials
-from worker.checks.sensitive.date_of_birth import find_date_of_birth
-from worker.checks.sensitive.drivers_license import find_drivers_license
-from worker.checks.sensitive.email import find_email
-from worker.checks.sensitive.iban import find_iban
-from worker.checks.sensitive.instructions_leak import find_instructions_leak
-from worker.checks.sensitive.internal_links import find_internal_links
-from worker.checks.sensitive.ip_address import find_ip_address
-from worker.checks.sensitive.phone import find_phone
-from worker.checks.sensitive.private_values import find_private_values
-from worker.checks.sensitive.ssn import find_ssn
+from turncheck.worker.checks.sensitive.bank import find_bank_account, find_routing_number
+from turncheck.worker.checks.sensitive.cards import find_card
+from turncheck.worker.checks.sensitive.context import Detector, DetectorContext
+from turncheck.worker.checks.sensitive.credentials import find_credentials
+from turncheck.worker.checks.sensitive.date_of_birth import find_date_of_birth
+from turncheck.worker.checks.sensitive.drivers_license import find_drivers_license
+from turncheck.worker.checks.sensitive.email import find_email
+from turncheck.worker.checks.sensitive.iban import find_iban
+from turncheck.worker.checks.sensitive.instructions_leak import find_instructions_leak
+from turncheck.worker.checks.sensitive.internal_links import find_internal_links
+from turncheck.worker.checks.sensitive.ip_address import find_ip_address
+from turncheck.worker.checks.sensitive.phone import find_phone
+from turncheck.worker.checks.sensitive.private_values import find_private_values
+from turncheck.worker.checks.sensitive.ssn import find_ssn
 
 DETECTORS: dict[str, Detector] = {
     "ssn": find_ssn,

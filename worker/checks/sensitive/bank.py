@@ -27,9 +27,9 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.cards import is_card_number
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
+from turncheck.worker.checks.sensitive.cards import is_card_number
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 # Not inside a longer number, code, amount or date; not masked ("****1234",
 # "...1234"), not after a currency sign and not the last piece of an identifier

@@ -33,7 +33,7 @@ from itertools import pairwise
 import regex
 from stdnum import luhn
 
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # A maximal run of digit groups joined by single spaces, hyphens or dots, or,
 # in a number read digit by digit, by ", " ("4 5 3 9, 1 4 8 8, ..."). Possessive,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from schemas.turn import PrivateValue
-from worker.checks.budget import Budget
+from turncheck.schemas.turn import PrivateValue
+from turncheck.worker.checks.budget import Budget
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,8 +37,8 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.spans import merged
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.spans import merged
 
 _B = r"(?<![A-Za-z0-9_\-])"  # not the tail of a longer identifier
 _E = r"(?![A-Za-z0-9_\-])"  # nor its head

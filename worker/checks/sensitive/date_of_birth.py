@@ -38,8 +38,8 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, overlaps
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.nearby import Keywords, overlaps
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"

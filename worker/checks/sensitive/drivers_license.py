@@ -34,8 +34,8 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 _DL = regex.compile(
     r"""

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 _SHAPE = r"""
     (?<![\p{L}0-9._%+\-@])              # not the tail of a longer local part

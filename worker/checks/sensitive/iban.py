@@ -24,7 +24,7 @@ import regex
 from stdnum import iban
 from stdnum.exceptions import ValidationError
 
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # From the SWIFT IBAN registry (the one python-stdnum ships), country + length;
 # one string keeps the table readable.

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 _WORD = regex.compile(r"[\p{L}\p{M}0-9]+")
 

@@ -30,8 +30,8 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.ip_address import IPAddress, iter_ip_addresses
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.ip_address import IPAddress, iter_ip_addresses
 
 _INTERNAL_SUFFIXES = ("internal", "local", "corp", "lan", "intranet", "home.arpa", "localdomain")
 _HOST_HINTS = (*("." + suffix for suffix in _INTERNAL_SUFFIXES), "localhost")

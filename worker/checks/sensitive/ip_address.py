@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.context import DetectorContext
 
 _IPV4 = regex.compile(
     r"(?<![\p{L}0-9_.\-]|[0-9]\.)(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![\p{L}0-9_]|\.[0-9])"

@@ -41,8 +41,8 @@ from functools import lru_cache
 import phonenumbers
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.spans import merged
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.spans import merged
 
 # Not glued to an id: no letter, digit, ``#``, or "word-"/"1." just before; no
 # further digit group just after.

@@ -30,8 +30,8 @@ from itertools import accumulate, compress, count, islice, repeat
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.spans import merged
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.spans import merged
 
 MAX_VALUE_WORDS = 6
 """Longest value looked for, in words: enough for a name, phone, card or street address."""

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 
 import regex
 
-from worker.checks.sensitive.context import DetectorContext
-from worker.checks.sensitive.nearby import Keywords, label_is, overlaps
+from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 # Escaped: it goes inside character classes, where a bare "-" makes a range.
 _DASH = "\\-\u2010\u2011\u2012\u2013"
