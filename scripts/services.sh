@@ -91,7 +91,9 @@ start_kafka() {
   until port_open "$KAFKA_PORT" && timeout 30 "${KTOOL[@]}" \
         org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" \
         --list >/dev/null 2>&1; do
-    if ! kafka_running || ((SECONDS > deadline)); then
+    # kill -0, not kafka_running: right after the fork the child's command line
+    # is still nohup's, not java's, and reading it then would call a good start dead.
+    if ! kill -0 "$(cat "$KPID")" 2>/dev/null || ((SECONDS > deadline)); then
       log "Kafka did not come up; last lines of $KLOG and $KDIR/kafka.out:"
       tail -n 40 "$KLOG" "$KDIR/kafka.out" >&2 2>/dev/null || true
       stop_kafka

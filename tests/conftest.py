@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 from tests.factories import FIXED_NOW
 from turncheck.worker.store import SqlStore, create_engine
@@ -53,9 +57,42 @@ async def fresh_store(url: str, events_topic: str = EVENTS_TOPIC) -> SqlStore:
     return store
 
 
+def _run_aside(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run a coroutine to its end on a loop of its own, whether or not one is running here."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
+
+async def _admin(server: str, statement: str) -> None:
+    url = make_url(server)
+    conn = await asyncpg.connect(
+        host=url.host,
+        port=url.port,
+        user=url.username,
+        password=url.password,
+        database=url.database,
+    )
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def run_database_url() -> Iterator[str]:
+    """A database of this test run's own on the server of ``TURNCHECK_TEST_DATABASE_URL``,
+    dropped when the run ends: two runs, or a run and the README's own data, never
+    truncate each other's tables."""
+    server = service("TURNCHECK_TEST_DATABASE_URL")
+    name = f"turncheck_test_{uuid.uuid4().hex[:12]}"
+    _run_aside(_admin(server, f'CREATE DATABASE "{name}"'))
+    yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    _run_aside(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture
-def postgres_url() -> str:
-    return service("TURNCHECK_TEST_DATABASE_URL")
+def postgres_url(run_database_url: str) -> str:
+    return run_database_url
 
 
 @pytest.fixture
@@ -67,7 +104,8 @@ def kafka_bootstrap() -> str:
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path}/turncheck.db"
-    return service("TURNCHECK_TEST_DATABASE_URL")
+    url: str = request.getfixturevalue("run_database_url")
+    return url
 
 
 @pytest.fixture

@@ -28,13 +28,13 @@ def backend(request: pytest.FixtureRequest) -> Backend:
 
 
 @pytest.fixture
-def worker_settings(backend: Backend, tmp_path: Path) -> Settings:
+def worker_settings(backend: Backend, tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
     checks = tmp_path / "checks.yaml"
     checks.write_text(BANNED_WORDS_CHECKS)
     database = (
         f"sqlite+aiosqlite:///{tmp_path}/t.db"
         if isinstance(backend, MemoryBackend)
-        else service("TURNCHECK_TEST_DATABASE_URL")
+        else request.getfixturevalue("run_database_url")
     )
     return Settings(
         kafka_bootstrap=backend.bootstrap,
