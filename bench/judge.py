@@ -53,7 +53,7 @@ from turncheck.worker.judge.http import HttpJudgeClient  # noqa: E402
 from turncheck.worker.judge.runner import JudgeRunner  # noqa: E402
 from turncheck.worker.pipeline import Pipeline, RawMessage  # noqa: E402
 from turncheck.worker.settings import Settings  # noqa: E402
-from turncheck.worker.store import SqlStore  # noqa: E402
+from turncheck.worker.store import Store  # noqa: E402
 from turncheck.worker.store.tables import check_results  # noqa: E402
 
 LATENCY_S = 0.2
@@ -117,7 +117,7 @@ def serve(urls: Any, up: Any, stop: Any, requests: Any, max_in_flight: Any) -> N
 
 async def build(
     workdir: Path, name: str, judge: Judge, stack: AsyncExitStack, *, judged: bool
-) -> tuple[Pipeline, SqlStore]:
+) -> tuple[Pipeline, Store]:
     """The pipeline as ``worker.app`` builds it, default settings, a fresh SQLite file."""
     url = f"sqlite+aiosqlite:///{workdir}/{name}.db"
     checks_path = workdir / f"{name}.yaml"
@@ -169,11 +169,11 @@ def batches(name: str, count: int, ms: list[float]) -> str:
     )
 
 
-async def judged_verdicts(store: SqlStore) -> Counter[str]:
+async def judged_verdicts(store: Store) -> Counter[str]:
     """Stored results of the judged check by verdict, and errored ones by reason."""
     r = check_results.c
     query = select(r.verdict, r.reason, func.count()).where(r.check_name == "polite")
-    async with store.engine.connect() as conn:
+    async with store.database.engine.connect() as conn:
         rows = (await conn.execute(query.group_by(r.verdict, r.reason))).all()
     counts: Counter[str] = Counter()
     for verdict, reason, count in rows:
@@ -214,7 +214,7 @@ async def bench_outage(workdir: Path, judge: Judge, rate: int, down_s: float) ->
 
 
 async def outage(
-    pipeline: Pipeline, store: SqlStore, judge: Judge, rate: int, down_s: float
+    pipeline: Pipeline, store: Store, judge: Judge, rate: int, down_s: float
 ) -> list[str]:
     runner = runner_of(pipeline)
     turns = make_turns(int(rate * down_s), "d")

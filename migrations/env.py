@@ -5,7 +5,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from turncheck.worker.store.sql import create_engine
+from turncheck.worker.store.database import create_engine
 from turncheck.worker.store.tables import metadata
 
 config = context.config

@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import make_url, text
 
 from tests.factories import FIXED_NOW
-from turncheck.worker.store import SqlStore, create_engine
+from turncheck.worker.store import Store
 from turncheck.worker.store.migrate import migrate
 from turncheck.worker.store.tables import metadata
 
@@ -45,13 +45,13 @@ def now() -> object:
 _migrated: set[str] = set()
 
 
-async def fresh_store(url: str, events_topic: str = EVENTS_TOPIC) -> SqlStore:
+async def fresh_store(url: str, events_topic: str = EVENTS_TOPIC) -> Store:
     if url not in _migrated:
         await asyncio.to_thread(migrate, url)
         _migrated.add(url)
-    store = SqlStore(create_engine(url), events_topic=events_topic)
+    store = Store.open(url, events_topic=events_topic)
     if not url.startswith("sqlite"):
-        async with store.engine.begin() as conn:
+        async with store.database.engine.begin() as conn:
             names = ", ".join(table.name for table in metadata.sorted_tables)
             await conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY"))
     return store
@@ -109,7 +109,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def store(database_url: str) -> AsyncIterator[SqlStore]:
+async def store(database_url: str) -> AsyncIterator[Store]:
     s = await fresh_store(database_url)
     yield s
     await s.close()

@@ -9,7 +9,7 @@ import pytest
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
 from turncheck.worker.errors import StoreUnavailable
 from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected, RetryPolicy
-from turncheck.worker.store import SaveReport, TurnResults
+from turncheck.worker.records import SaveReport, TurnResults
 
 
 class FlakyStore:

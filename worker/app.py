@@ -22,7 +22,7 @@ from turncheck.worker.outbox import Send, drain, run_outbox
 from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
 from turncheck.worker.replay import ReplayTotals, replay_file
 from turncheck.worker.settings import Settings
-from turncheck.worker.store import SqlStore, create_engine
+from turncheck.worker.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -31,21 +31,21 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def open_store(settings: Settings) -> SqlStore:
-    return SqlStore(create_engine(settings.database_url), events_topic=settings.topic_events)
+def open_store(settings: Settings) -> Store:
+    return Store.open(settings.database_url, events_topic=settings.topic_events)
 
 
 def build_pipeline(
     settings: Settings,
     checks: CheckSet,
-    store: SqlStore,
+    store: Store,
     dead_letter: DeadLetter,
     clock: Callable[[], datetime] = utc_now,
     judging: Judging | None = None,
 ) -> Pipeline:
     return Pipeline(
         checks=checks,
-        store=store,
+        store=store.writer,
         dead_letter=dead_letter,
         clock=clock,
         retention=settings.retention,
@@ -61,7 +61,7 @@ def judge_client(settings: Settings) -> HttpJudgeClient:
 def build_judging(
     settings: Settings,
     checks: CheckSet,
-    store: SqlStore,
+    store: Store,
     client: HttpJudgeClient,
     clock: Callable[[], datetime] = utc_now,
 ) -> Judging | None:
@@ -70,7 +70,7 @@ def build_judging(
         return None
     runner = JudgeRunner(
         client,
-        store,
+        store.writer,
         clock,
         capacity=settings.judge_queue_max,
         workers=settings.judge_workers,
@@ -104,7 +104,7 @@ def build_worker(
     settings: Settings,
     *,
     checks: CheckSet | None = None,
-    store: SqlStore | None = None,
+    store: Store | None = None,
     clock: Callable[[], datetime] = utc_now,
 ) -> FastStream:
     """The Kafka worker: consumer, dead-letter publisher and outbox publisher."""
@@ -146,7 +146,9 @@ def build_worker(
         if judging is not None:
             client.open()
             judging.runner.start()
-        sender = run_outbox(store, kafka_sender(broker), clock, settings.outbox_interval_s, stop)
+        sender = run_outbox(
+            store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop
+        )
         tasks.append(asyncio.create_task(sender))
 
     @app.on_shutdown
@@ -157,7 +159,7 @@ def build_worker(
         await settle_judging(judging, client, settings.shutdown_timeout_s)
         stop.set()
         await asyncio.gather(*tasks)
-        await drain(store, kafka_sender(broker), clock)
+        await drain(store.outbox, kafka_sender(broker), clock)
 
     @app.after_shutdown
     async def close_store() -> None:
@@ -196,7 +198,7 @@ async def replay(
         if settings.kafka_bootstrap:
             broker = KafkaBroker(settings.kafka_bootstrap, client_id="turncheck-replay")
             async with broker:
-                await drain(store, kafka_sender(broker), utc_now)
+                await drain(store.outbox, kafka_sender(broker), utc_now)
     finally:
         await store.close()
     return totals

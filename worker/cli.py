@@ -18,8 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from turncheck.worker import report
 from turncheck.worker.app import build_worker, judge_client, open_store, replay, utc_now
 from turncheck.worker.checks import CheckSet, load_checks
-from turncheck.worker.errors import CheckDefinitionError
-from turncheck.worker.judge.config import JudgeConfigError
+from turncheck.worker.errors import CheckDefinitionError, JudgeConfigError
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.settings import Settings
 from turncheck.worker.store.migrate import migrate as run_migrations
@@ -204,7 +203,7 @@ def results(
 async def _results(settings: Settings, turn_id: str) -> list[report.StoredResult]:
     store = open_store(settings)
     try:
-        return await store.results_for_turn(turn_id)
+        return await store.queries.results_for_turn(turn_id)
     finally:
         await store.close()
 
@@ -249,7 +248,7 @@ async def _pass_rates(
 ) -> list[report.PassRate]:
     store = open_store(settings)
     try:
-        return await store.pass_rates(since=since, check=check, agent=agent)
+        return await store.queries.pass_rates(since=since, check=check, agent=agent)
     finally:
         await store.close()
 

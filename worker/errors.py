@@ -1,11 +1,19 @@
-"""turncheck's errors, one root.
+"""turncheck's errors, one root, one module.
 
     TurncheckError
-    ├── CheckDefinitionError  a check file is wrong: refused at start (file, line, check, field)
-    ├── InvalidTurn           a message is not a valid turn: it goes to the dead-letter topic
-    └── StoreUnavailable      the database is out of reach: consuming pauses, nothing committed
+    ├── ConfigurationError      refused at start; the command exits 2
+    │   ├── CheckDefinitionError    a check file is wrong (file, line, check, field)
+    │   ├── JudgeConfigError        TURNCHECK_JUDGES is wrong
+    │   └── PromptError             a judged check's template cannot be built
+    ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
+    ├── StoreUnavailable        the database is out of reach: consuming pauses, nothing committed
+    └── JudgeError              the judge gave no usable answer: the result is errored
+        ├── JudgeUnavailable        timeouts, connection errors, 5xx, 429 past the deadline
+        └── JudgeRejected           4xx other than 429: the request itself is wrong
 
-Foreign errors (SQLAlchemy, aiokafka, pydantic) are translated where they enter.
+Foreign errors (SQLAlchemy, aiokafka, httpx, pydantic) are translated where
+they enter. Every message here is safe to log or store: it names fields,
+hosts and causes, never text of a turn, a prompt or a reply.
 """
 
 from __future__ import annotations
@@ -15,7 +23,11 @@ class TurncheckError(Exception):
     pass
 
 
-class CheckDefinitionError(TurncheckError):
+class ConfigurationError(TurncheckError):
+    pass
+
+
+class CheckDefinitionError(ConfigurationError):
     def __init__(
         self, file: str, line: int | None, check: str | None, field: str | None, message: str
     ) -> None:
@@ -35,6 +47,18 @@ class CheckDefinitionError(TurncheckError):
         super().__init__(": ".join([*parts, message]))
 
 
+class JudgeConfigError(ConfigurationError):
+    pass
+
+
+class PromptError(ConfigurationError):
+    """A check's prompt cannot be built; the message names the template and line."""
+
+    def __init__(self, message: str, field: str = "template") -> None:
+        self.message, self.field = message, field
+        super().__init__(message)
+
+
 class InvalidTurn(TurncheckError):
     """The reason is safe to put in a header: it names fields, never their values."""
 
@@ -44,4 +68,20 @@ class InvalidTurn(TurncheckError):
 
 
 class StoreUnavailable(TurncheckError):
+    pass
+
+
+class JudgeError(TurncheckError):
+    """``reason`` is stored as the errored result's reason."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class JudgeUnavailable(JudgeError):
+    pass
+
+
+class JudgeRejected(JudgeError):
     pass

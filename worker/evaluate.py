@@ -38,7 +38,7 @@ def evaluate(
                 type(exc).__name__,
             )
             outcome = CRASHED
-        results.append(CheckResult.of(check, outcome))
+        results.append(CheckResult.of(check.id, outcome))
     return results
 
 

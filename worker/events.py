@@ -10,7 +10,7 @@ from turncheck.schemas.event import CheckFailedData, CheckFailedEvent
 from turncheck.worker.checks import CheckResult, Verdict
 
 if TYPE_CHECKING:
-    from turncheck.worker.store.records import TurnRef
+    from turncheck.worker.records import TurnRef
 
 
 def event_id(turn_id: str, check: str, check_version: str) -> str:
@@ -25,14 +25,14 @@ def check_failed_event(
     if result.verdict is Verdict.PASSED:
         raise ValueError("a passed result has no event")
     return CheckFailedEvent(
-        id=event_id(turn.turn_id, result.check, result.check_version),
+        id=event_id(*turn.key(result.check)),
         occurred_at=occurred_at,
         data=CheckFailedData(
-            check=result.check,
-            check_version=result.check_version,
+            check=result.check.name,
+            check_version=result.check.version,
             verdict=result.verdict.value,
-            stage=result.stage,
-            mode=result.mode,
+            stage=result.check.stage,
+            mode=result.check.mode,
             turn_id=turn.turn_id,
             thread_id=turn.thread_id,
             agent_id=turn.agent_id,

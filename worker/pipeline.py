@@ -23,7 +23,7 @@ from turncheck.worker.errors import InvalidTurn, StoreUnavailable
 from turncheck.worker.evaluate import evaluate
 from turncheck.worker.judge.plan import JudgeJob, plan_turn
 from turncheck.worker.judge.runner import JudgeRunner
-from turncheck.worker.store import SaveReport, TurnRef, TurnResults
+from turncheck.worker.records import SaveReport, TurnRef, TurnResults
 
 log = logging.getLogger(__name__)
 

@@ -72,9 +72,9 @@ def test_version_changes_with_the_definition_only(tmp_path: Path) -> None:
         tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n"
     )
     other = check_set(tmp_path, "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: b}\n")
-    version = one.for_agent("a")[0].version
-    assert same.for_agent("a")[0].version == version
-    assert other.for_agent("a")[0].version != version
+    version = one.for_agent("a")[0].id.version
+    assert same.for_agent("a")[0].id.version == version
+    assert other.for_agent("a")[0].id.version != version
 
 
 def test_the_example_checks_load() -> None:

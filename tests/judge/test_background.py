@@ -16,7 +16,7 @@ from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.pipeline import Judging, Pipeline, RawMessage, RetryPolicy
-from turncheck.worker.store import SqlStore
+from turncheck.worker.store import Store
 
 CHECKS = """
 agent: support-bot
@@ -71,7 +71,7 @@ def stored_turn(turn_id: str, **overrides: object) -> bytes:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqlStore]:
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
     s = await fresh_store(f"sqlite+aiosqlite:///{tmp_path}/t.db")
     yield s
     await s.close()
@@ -79,7 +79,7 @@ async def store(tmp_path: Path) -> AsyncIterator[SqlStore]:
 
 def build(
     tmp_path: Path,
-    store: SqlStore,
+    store: Store,
     server: FakeProvider,
     *,
     capacity: int = 100,
@@ -89,11 +89,11 @@ def build(
     endpoint = JudgeEndpoint(provider="openai", base_url=server.openai_url, max_concurrency=2)
     client = HttpJudgeClient({"judge-small": endpoint}, {})
     runner = JudgeRunner(
-        client, store, lambda: FIXED_NOW, capacity=capacity, workers=4, deadline_s=deadline_s
+        client, store.writer, lambda: FIXED_NOW, capacity=capacity, workers=4, deadline_s=deadline_s
     )
     pipeline = Pipeline(
         checks=check_set(tmp_path, checks),
-        store=store,
+        store=store.writer,
         dead_letter=_no_dead_letters,
         clock=lambda: FIXED_NOW,
         retention=timedelta(days=30),
@@ -112,7 +112,7 @@ async def _commit() -> None:
 
 
 async def test_sampled_turns_are_judged_after_their_rule_results_are_stored(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     fake_provider.responder = judge_reply
     pipeline, runner, client = build(tmp_path, store, fake_provider)
@@ -123,7 +123,7 @@ async def test_sampled_turns_are_judged_after_their_rule_results_are_stored(
     await runner.stop()
     await client.aclose()
 
-    results = {r.check: r for r in await store.results_for_turn("t-1")}
+    results = {r.check: r for r in await store.queries.results_for_turn("t-1")}
     assert results["no-ticket-ids"].verdict == "passed"
     polite = results["polite"]
     assert (polite.verdict, polite.score, polite.reason) == ("failed", 0.2, "The reply is curt.")
@@ -134,15 +134,15 @@ async def test_sampled_turns_are_judged_after_their_rule_results_are_stored(
     assert rubric.answers["tone"]["answer"] == "warm"
     assert 0 < rubric.answers["tone"]["probability"] <= 1
 
-    [rate] = await store.pass_rates(check="polite")
+    [rate] = await store.queries.pass_rates(check="polite")
     assert rate.failed == 1 and rate.judge_input_tokens == 17
-    events = [json.loads(e.payload) for e in await store.pending_events(10)]
+    events = [json.loads(e.payload) for e in await store.outbox.pending_events(10)]
     assert [e["data"]["check"] for e in events] == ["polite"]
     assert "curt" not in json.dumps(events)
 
 
 async def test_the_judge_reads_neither_instructions_nor_tools_nor_history(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     fake_provider.responder = judge_reply
     pipeline, runner, client = build(tmp_path, store, fake_provider)
@@ -158,18 +158,18 @@ async def test_the_judge_reads_neither_instructions_nor_tools_nor_history(
 
 
 async def test_a_turn_without_a_thread_is_never_judged_in_the_background(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     pipeline, _runner, client = build(tmp_path, store, fake_provider)
     report = await pipeline.handle_batch([RawMessage(stored_turn("t-1", thread_id=None))], _commit)
     await client.aclose()
     assert report.judging == 0
-    assert [r.check for r in await store.results_for_turn("t-1")] == ["no-ticket-ids"]
+    assert [r.check for r in await store.queries.results_for_turn("t-1")] == ["no-ticket-ids"]
     assert fake_provider.requests == []
 
 
 async def test_a_judge_that_does_not_answer_in_time_leaves_an_errored_result(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     fake_provider.script(Scripted("{}", delay_s=3), Scripted("{}", delay_s=3))
     pipeline, runner, client = build(tmp_path, store, fake_provider, deadline_s=0.5)
@@ -178,13 +178,13 @@ async def test_a_judge_that_does_not_answer_in_time_leaves_an_errored_result(
     await runner.join()
     await runner.stop()
     await client.aclose()
-    judged = [r for r in await store.results_for_turn("t-1") if r.kind != "pattern"]
+    judged = [r for r in await store.queries.results_for_turn("t-1") if r.kind != "pattern"]
     assert {r.verdict for r in judged} == {"errored"}
     assert all("deadline" in (r.reason or "") for r in judged)
 
 
 async def test_a_reply_that_does_not_parse_is_errored_never_passed(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     fake_provider.responder = lambda request: "Sure! The reply looks polite to me."
     pipeline, runner, client = build(tmp_path, store, fake_provider)
@@ -193,7 +193,7 @@ async def test_a_reply_that_does_not_parse_is_errored_never_passed(
     await runner.join()
     await runner.stop()
     await client.aclose()
-    judged = [r for r in await store.results_for_turn("t-1") if r.kind != "pattern"]
+    judged = [r for r in await store.queries.results_for_turn("t-1") if r.kind != "pattern"]
     assert [(r.verdict, r.reason) for r in judged] == [
         ("errored", "The judge's reply did not parse."),
         ("errored", "The judge's reply did not parse."),
@@ -201,7 +201,7 @@ async def test_a_reply_that_does_not_parse_is_errored_never_passed(
 
 
 async def test_a_full_backlog_errors_sampled_turns_instead_of_dropping_them(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     """Memory holds at most `capacity` judgements; the rest are stored errored, with the reason."""
     pipeline, runner, client = build(tmp_path, store, fake_provider, capacity=3)
@@ -212,7 +212,7 @@ async def test_a_full_backlog_errors_sampled_turns_instead_of_dropping_them(
     errored = [
         r
         for i in range(4)
-        for r in await store.results_for_turn(f"t-{i}")
+        for r in await store.queries.results_for_turn(f"t-{i}")
         if r.verdict == "errored"
     ]
     assert len(errored) == 5
@@ -221,7 +221,7 @@ async def test_a_full_backlog_errors_sampled_turns_instead_of_dropping_them(
 
 
 async def test_routers_and_unknown_judges_are_errored_at_once(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     checks = (
         "agent: support-bot\nchecks:\n"
@@ -233,22 +233,22 @@ async def test_routers_and_unknown_judges_are_errored_at_once(
     router = {"id": "support-bot", "version": 7, "model": "router:cheap-first"}
     await pipeline.handle_batch([RawMessage(stored_turn("t-1", agent=router))], _commit)
     await client.aclose()
-    reasons = {r.check: (r.verdict, r.reason) for r in await store.results_for_turn("t-1")}
+    reasons = {r.check: (r.verdict, r.reason) for r in await store.queries.results_for_turn("t-1")}
     assert reasons["tone"][0] == "errored" and "router" in (reasons["tone"][1] or "")
     assert reasons["fmt"] == ("errored", "No judge is configured for model 'nobody'.")
 
 
 async def test_judgements_abandoned_by_a_dead_worker_are_stored_errored_by_the_sweep(
-    tmp_path: Path, store: SqlStore, fake_provider: FakeProvider
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     pipeline, _runner, client = build(tmp_path, store, fake_provider, deadline_s=1)
     await pipeline.handle_batch([RawMessage(stored_turn("t-1"))], _commit)
     # The worker "dies": its runner never judges what it holds.
     later = FIXED_NOW + timedelta(minutes=5)
-    survivor = JudgeRunner(client, store, lambda: later, deadline_s=1, sweep_grace_s=60)
+    survivor = JudgeRunner(client, store.writer, lambda: later, deadline_s=1, sweep_grace_s=60)
     assert await survivor.sweep() == 2
     assert await survivor.sweep() == 0
     await client.aclose()
-    judged = [r for r in await store.results_for_turn("t-1") if r.kind != "pattern"]
+    judged = [r for r in await store.queries.results_for_turn("t-1") if r.kind != "pattern"]
     assert {r.verdict for r in judged} == {"errored"}
     assert all("abandoned" in (r.reason or "") for r in judged)

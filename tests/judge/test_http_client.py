@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from tests.judge.fake_provider import FakeProvider, Scripted
+from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.http import HttpJudgeClient, RetryPolicy, _retry_after_s
-from turncheck.worker.judge.types import JudgeRejected, JudgeRequest, JudgeUnavailable
+from turncheck.worker.judge.types import JudgeRequest
 
 KEY = "sk-test-do-not-leak-4242"
 ENVIRON = {"JUDGE_KEY": KEY}

@@ -66,7 +66,7 @@ RUBRIC_REPLY = json.dumps(
 def test_compile_copies_the_definition_and_its_version() -> None:
     """A compiled check keeps the definition's name, kind, stage, mode, sampling and judge model."""
     check = judge_check(mode="background", sample_rate=0.25, on_error="pass", judge_model="small")
-    assert (check.name, check.version, check.kind, check.stage, check.mode) == (
+    assert (check.id.name, check.id.version, check.id.kind, check.id.stage, check.id.mode) == (
         "polite",
         "v1",
         "judge",

@@ -11,8 +11,9 @@ import pytest
 from tests.factories import make_turn
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.schemas.turn import Turn
+from turncheck.worker.errors import PromptError
 from turncheck.worker.judge.kinds import compile_judged
-from turncheck.worker.judge.prompts import CRITERIA, PromptError, judge_prompt, rubric_prompt
+from turncheck.worker.judge.prompts import CRITERIA, judge_prompt, rubric_prompt
 
 HIDDEN = {
     "instructions": "MARK-INSTRUCTIONS",

@@ -21,8 +21,16 @@ from tests.kafka.backends import RealBackend, topic_names
 from tests.kafka.test_worker_contract import wait_for
 from tests.tcp_proxy import TcpProxy
 from turncheck.worker.app import build_worker
+from turncheck.worker.records import SaveReport, TurnResults
 from turncheck.worker.settings import Settings
-from turncheck.worker.store import SaveReport, SqlStore, TurnResults, create_engine
+from turncheck.worker.store import (
+    Database,
+    OutboxTable,
+    Queries,
+    ResultWriter,
+    Store,
+    create_engine,
+)
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
 
@@ -46,7 +54,7 @@ def settings_for(bootstrap: str, database_url: str, tmp_path: Path, **extra: obj
 
 async def prepared(
     kafka_bootstrap: str, postgres_url: str, tmp_path: Path, worker_url: str | None = None
-) -> tuple[Settings, RealBackend, SqlStore]:
+) -> tuple[Settings, RealBackend, Store]:
     """Settings with fresh topics, the topics themselves, and an empty store to look into."""
     s = settings_for(kafka_bootstrap, worker_url or postgres_url, tmp_path)
     backend = RealBackend(kafka_bootstrap)
@@ -73,14 +81,14 @@ async def committed_offsets(bootstrap: str, group: str, topic: str) -> int:
     return sum(meta.offset for tp, meta in offsets.items() if tp.topic == topic and meta.offset > 0)
 
 
-async def count_results(store: SqlStore) -> tuple[int, int, int]:
+async def count_results(store: Store) -> tuple[int, int, int]:
     """(results, rollup total, pending-or-sent events) straight from the tables."""
     from sqlalchemy import func, select
 
     from turncheck.worker.store.tables import check_results, outbox, pass_rate_rollups
 
     r = pass_rate_rollups.c
-    async with store.engine.connect() as conn:
+    async with store.database.engine.connect() as conn:
         results = (await conn.execute(select(func.count()).select_from(check_results))).scalar_one()
         rolled = (
             await conn.execute(select(func.sum(r.passed + r.failed + r.errored)))
@@ -89,7 +97,11 @@ async def count_results(store: SqlStore) -> tuple[int, int, int]:
     return results, int(rolled or 0), events
 
 
-class CrashBeforeCommit(SqlStore):
+def with_writer(database: Database, writer: ResultWriter) -> Store:
+    return Store(database, writer, OutboxTable(database), Queries(database))
+
+
+class CrashBeforeCommit(ResultWriter):
     """Stores the batch, then never returns: as if the process died before committing."""
 
     stored = asyncio.Event()
@@ -101,7 +113,7 @@ class CrashBeforeCommit(SqlStore):
         return report
 
 
-class CountingStore(SqlStore):
+class CountingWriter(ResultWriter):
     calls: list[int]
 
     async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
@@ -116,17 +128,18 @@ async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(
     s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
     await backend.produce(s.topic_turns, turns(9))
 
-    crashing = CrashBeforeCommit(check.engine, events_topic=s.topic_events)
+    crashing = CrashBeforeCommit(check.database, events_topic=s.topic_events)
     crashing.stored = asyncio.Event()
-    first = build_worker(s, store=crashing)
+    first = build_worker(s, store=with_writer(check.database, crashing))
     await first.start()
     await asyncio.wait_for(crashing.stored.wait(), 30)
     await first.stop()
     assert await committed_offsets(kafka_bootstrap, s.group_id, s.topic_turns) == 0
 
-    again = CountingStore(create_engine(postgres_url), events_topic=s.topic_events)
+    database = Database(create_engine(postgres_url))
+    again = CountingWriter(database, events_topic=s.topic_events)
     again.calls = []
-    second = build_worker(s, store=again)
+    second = build_worker(s, store=with_writer(database, again))
     async with second:
         await wait_for(lambda: _committed(kafka_bootstrap, s, 9))
     assert sum(again.calls) == 0 and again.calls, "the batch came again and added nothing"
@@ -150,7 +163,7 @@ async def test_a_database_outage_pauses_consuming_and_loses_nothing(
         url._replace(netloc=f"{url.username}:{url.password}@127.0.0.1:{proxy.port}")
     )
     s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path, via_proxy)
-    worker = build_worker(s, store=SqlStore(create_engine(via_proxy), events_topic=s.topic_events))
+    worker = build_worker(s, store=Store.open(via_proxy, events_topic=s.topic_events))
     async with worker:
         await backend.produce(s.topic_turns, turns(6, "a"))
         await wait_for(lambda: _committed(kafka_bootstrap, s, 6))
@@ -227,9 +240,7 @@ async def test_the_worker_judges_sampled_turns_after_committing_their_rule_resul
         )
         s = s.model_copy(update={"checks": [checks], "judges": judges})
         await backend.produce(s.topic_turns, turns(40))
-        async with build_worker(
-            s, store=SqlStore(create_engine(postgres_url), events_topic=s.topic_events)
-        ):
+        async with build_worker(s, store=Store.open(postgres_url, events_topic=s.topic_events)):
             await wait_for(lambda: _committed(kafka_bootstrap, s, 40))
 
             async def all_judged() -> bool:

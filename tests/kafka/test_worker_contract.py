@@ -15,7 +15,7 @@ from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
 from turncheck.worker.app import build_worker
 from turncheck.worker.settings import Settings
-from turncheck.worker.store import SqlStore
+from turncheck.worker.store import Store
 
 SECRET_ANSWER = "Ask HelpCo, your ticket TCK-123456 is with them"
 
@@ -48,7 +48,7 @@ def worker_settings(backend: Backend, tmp_path: Path, request: pytest.FixtureReq
 
 
 @pytest.fixture
-async def store(worker_settings: Settings) -> AsyncIterator[SqlStore]:
+async def store(worker_settings: Settings) -> AsyncIterator[Store]:
     s = await fresh_store(worker_settings.database_url)
     yield s
     await s.close()
@@ -61,15 +61,15 @@ async def wait_for(probe: Any, timeout_s: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
-async def stored_turns(store: SqlStore, *turn_ids: str) -> bool:
+async def stored_turns(store: Store, *turn_ids: str) -> bool:
     for turn_id in turn_ids:
-        if not await store.results_for_turn(turn_id):
+        if not await store.queries.results_for_turn(turn_id):
             return False
     return True
 
 
 async def test_turns_are_checked_stored_and_bad_messages_dead_lettered(
-    backend: Backend, worker_settings: Settings, store: SqlStore
+    backend: Backend, worker_settings: Settings, store: Store
 ) -> None:
     s = worker_settings
     await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
@@ -88,9 +88,9 @@ async def test_turns_are_checked_stored_and_bad_messages_dead_lettered(
         dead = await backend.read(s.topic_dlq, 2)
         events = await backend.read(s.topic_events, 2)
 
-    verdicts = {r.check: r.verdict for r in await store.results_for_turn("t-1")}
+    verdicts = {r.check: r.verdict for r in await store.queries.results_for_turn("t-1")}
     assert verdicts == {"no-competitors": "failed", "no-ticket-ids": "failed"}
-    assert {r.verdict for r in await store.results_for_turn("t-2")} == {"passed"}
+    assert {r.verdict for r in await store.queries.results_for_turn("t-2")} == {"passed"}
 
     by_key = {d.key: d for d in dead}
     assert set(by_key) == {b"bad", b"t-3"}

@@ -9,7 +9,7 @@ from turncheck.worker.store.tables import metadata
 
 async def test_migrated_schema_matches_the_tables_module(database_url: str) -> None:
     store = await fresh_store(database_url)
-    async with store.engine.connect() as conn:
+    async with store.database.engine.connect() as conn:
         diff = await conn.run_sync(
             lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
         )

@@ -4,8 +4,9 @@ import json
 from datetime import timedelta
 
 from tests.factories import FIXED_NOW, make_turn
-from turncheck.worker.checks import CheckResult, Span, Verdict
-from turncheck.worker.store import SqlStore, TurnRef, TurnResults
+from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
+from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.store import Store
 
 RETENTION = timedelta(days=30)
 
@@ -13,7 +14,7 @@ RETENTION = timedelta(days=30)
 def result(check: str, verdict: Verdict, version: str = "v1") -> CheckResult:
     spans = (Span("output.text", 3, 9, "phrase"),) if verdict is Verdict.FAILED else ()
     return CheckResult(
-        check, version, "does_not_contain", "output", "block", verdict, None, None, spans
+        CheckId(check, version, "does_not_contain", "output", "block"), verdict, spans=spans
     )
 
 
@@ -32,9 +33,9 @@ def batch(*turn_ids: str) -> list[TurnResults]:
     ]
 
 
-async def test_results_are_stored_with_ids_times_and_expiry(store: SqlStore) -> None:
-    assert (await store.save(batch("t-1"), FIXED_NOW)).new_results == 3
-    rows = await store.results_for_turn("t-1")
+async def test_results_are_stored_with_ids_times_and_expiry(store: Store) -> None:
+    assert (await store.writer.save(batch("t-1"), FIXED_NOW)).new_results == 3
+    rows = await store.queries.results_for_turn("t-1")
     assert [(r.check, r.verdict) for r in rows] == [
         ("a", "passed"),
         ("b", "failed"),
@@ -48,98 +49,95 @@ async def test_results_are_stored_with_ids_times_and_expiry(store: SqlStore) -> 
     assert failed.checked_at == FIXED_NOW
 
 
-async def test_a_redelivered_batch_writes_nothing_twice(store: SqlStore) -> None:
+async def test_a_redelivered_batch_writes_nothing_twice(store: Store) -> None:
     """Results, rollup counts and events stay single when a batch comes again."""
-    await store.save(batch("t-1", "t-2"), FIXED_NOW)
-    again = await store.save(batch("t-2", "t-1", "t-3"), FIXED_NOW + timedelta(minutes=1))
+    await store.writer.save(batch("t-1", "t-2"), FIXED_NOW)
+    again = await store.writer.save(batch("t-2", "t-1", "t-3"), FIXED_NOW + timedelta(minutes=1))
     assert again.new_results == 3
-    [rate_a] = await store.pass_rates(check="a")
+    [rate_a] = await store.queries.pass_rates(check="a")
     assert (rate_a.passed, rate_a.failed, rate_a.errored) == (3, 0, 0)
-    events = await store.pending_events(100)
+    events = await store.outbox.pending_events(100)
     assert len(events) == 6  # b and c, three turns each
 
 
-async def test_a_new_check_version_is_a_new_result(store: SqlStore) -> None:
-    await store.save(batch("t-1"), FIXED_NOW)
+async def test_a_new_check_version_is_a_new_result(store: Store) -> None:
+    await store.writer.save(batch("t-1"), FIXED_NOW)
     again = [
         TurnResults(
             TurnRef.of(make_turn("t-1")), [result("a", Verdict.FAILED, version="v2")], RETENTION
         )
     ]
-    assert (await store.save(again, FIXED_NOW)).new_results == 1
-    assert len(await store.results_for_turn("t-1")) == 4
+    assert (await store.writer.save(again, FIXED_NOW)).new_results == 1
+    assert len(await store.queries.results_for_turn("t-1")) == 4
 
 
-async def test_pass_rates_count_errored_against_the_rate_and_filter(store: SqlStore) -> None:
-    await store.save(batch("t-1", "t-2"), FIXED_NOW)
+async def test_pass_rates_count_errored_against_the_rate_and_filter(store: Store) -> None:
+    await store.writer.save(batch("t-1", "t-2"), FIXED_NOW)
     other = make_turn("t-9", agent={"id": "sales-bot", "version": 1})
-    await store.save(
+    await store.writer.save(
         [TurnResults(TurnRef.of(other), [result("a", Verdict.FAILED)], RETENTION)], FIXED_NOW
     )
-    rates = {(r.check, r.agent_id): r for r in await store.pass_rates()}
+    rates = {(r.check, r.agent_id): r for r in await store.queries.pass_rates()}
     assert rates[("a", "support-bot")].pass_rate == 1.0
     assert rates[("a", "sales-bot")].pass_rate == 0.0
     assert rates[("c", "support-bot")].pass_rate == 0.0
-    assert [r.agent_id for r in await store.pass_rates(agent="sales-bot")] == ["sales-bot"]
-    assert await store.pass_rates(since=FIXED_NOW + timedelta(days=1)) == []
+    assert [r.agent_id for r in await store.queries.pass_rates(agent="sales-bot")] == ["sales-bot"]
+    assert await store.queries.pass_rates(since=FIXED_NOW + timedelta(days=1)) == []
 
 
-async def test_events_carry_no_text_and_are_sent_once(store: SqlStore) -> None:
-    await store.save(batch("t-1"), FIXED_NOW)
-    pending = await store.pending_events(100)
+async def test_events_carry_no_text_and_are_sent_once(store: Store) -> None:
+    await store.writer.save(batch("t-1"), FIXED_NOW)
+    pending = await store.outbox.pending_events(100)
     assert {e.key for e in pending} == {"t-1"}
     for event in pending:
         payload = json.loads(event.payload)
         assert payload["type"] == "response.check_failed"
         assert payload["data"]["turn_id"] == "t-1"
         assert "secret" not in event.payload and "answer" not in event.payload
-    await store.mark_sent([e.id for e in pending], FIXED_NOW)
-    assert await store.pending_events(100) == []
+    await store.outbox.mark_sent([e.id for e in pending], FIXED_NOW)
+    assert await store.outbox.pending_events(100) == []
+
+
+POLITE = CheckId("polite", "j1", "judge", "output", "background")
 
 
 def judged(verdict: Verdict, tokens: int = 0) -> CheckResult:
     usage = {"input_tokens": tokens, "output_tokens": tokens // 10} if tokens else None
-    return CheckResult(
-        "polite", "j1", "judge", "output", "background", verdict, "Rude.", 0.2, (), usage
-    )
+    return CheckResult(POLITE, verdict, "Rude.", 0.2, usage=usage)
 
 
 async def test_a_pending_judgement_is_recorded_once_then_replaced_by_its_result(
-    store: SqlStore,
+    store: Store,
 ) -> None:
     """Redelivery neither re-queues a pending judgement nor one already judged."""
-    from turncheck.worker.store import PendingJudgement
-
     ref = TurnRef.of(make_turn("t-1"))
-    pending = PendingJudgement(ref, "polite", "j1", "judge", "output", "background", FIXED_NOW)
-    first = await store.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
+    pending = PendingJudgement(ref, POLITE, FIXED_NOW)
+    first = await store.writer.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
     assert first.pending == {("t-1", "polite", "j1")}
-    again = await store.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
+    again = await store.writer.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
     assert again.pending == frozenset()
 
     expires = ref.created_at + RETENTION
-    assert await store.save_judged(ref, judged(Verdict.FAILED, 1200), expires, FIXED_NOW)
-    assert not await store.save_judged(ref, judged(Verdict.FAILED, 1200), expires, FIXED_NOW)
-    after = await store.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
+    assert await store.writer.save_judged(ref, judged(Verdict.FAILED, 1200), expires, FIXED_NOW)
+    assert not await store.writer.save_judged(ref, judged(Verdict.FAILED, 1200), expires, FIXED_NOW)
+    after = await store.writer.save([TurnResults(ref, [], RETENTION, [pending])], FIXED_NOW)
     assert after.pending == frozenset()
 
-    [stored] = await store.results_for_turn("t-1")
+    [stored] = await store.queries.results_for_turn("t-1")
     assert (stored.verdict, stored.usage) == (
         "failed",
         {"input_tokens": 1200, "output_tokens": 120},
     )
-    [rate] = await store.pass_rates(check="polite")
+    [rate] = await store.queries.pass_rates(check="polite")
     assert (rate.failed, rate.judge_input_tokens, rate.judge_output_tokens) == (1, 1200, 120)
-    assert len(await store.pending_events(10)) == 1
+    assert len(await store.outbox.pending_events(10)) == 1
 
 
-async def test_overdue_judgements_are_found_by_their_deadline(store: SqlStore) -> None:
-    from turncheck.worker.store import PendingJudgement
-
+async def test_overdue_judgements_are_found_by_their_deadline(store: Store) -> None:
     ref = TurnRef.of(make_turn("t-7", agent={"id": "support-bot", "version": 7}))
-    late = PendingJudgement(ref, "polite", "j1", "judge", "output", "background", FIXED_NOW)
-    await store.save([TurnResults(ref, [], RETENTION, [late])], FIXED_NOW)
-    assert await store.overdue_judgements(FIXED_NOW - timedelta(seconds=1)) == []
-    [(item, expires)] = await store.overdue_judgements(FIXED_NOW + timedelta(seconds=1))
+    late = PendingJudgement(ref, POLITE, FIXED_NOW)
+    await store.writer.save([TurnResults(ref, [], RETENTION, [late])], FIXED_NOW)
+    assert await store.writer.overdue_judgements(FIXED_NOW - timedelta(seconds=1)) == []
+    [(item, expires)] = await store.writer.overdue_judgements(FIXED_NOW + timedelta(seconds=1))
     assert item == late
     assert expires == ref.created_at + RETENTION

@@ -7,9 +7,10 @@ from turncheck.worker.checks.definitions import (
     load_checks,
     parse_check_file,
 )
-from turncheck.worker.checks.result import CheckResult, Outcome, Span, Verdict
+from turncheck.worker.checks.result import CheckId, CheckResult, Outcome, Span, Verdict
 
 __all__ = [
+    "CheckId",
     "CheckResult",
     "CheckSet",
     "CompiledCheck",

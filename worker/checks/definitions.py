@@ -21,7 +21,7 @@ from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.result import Outcome
+from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
 from turncheck.worker.errors import CheckDefinitionError
 
 if TYPE_CHECKING:
@@ -36,12 +36,8 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class CompiledCheck:
-    name: str
-    version: str
-    kind: str
-    stage: str
-    mode: str
+class CompiledCheck(IdentifiedCheck):
+    id: CheckId
     run: Callable[[Turn, Budget], Outcome]
     """Pure: the same turn gives the same outcome; raises ``BudgetSpent`` when out of time."""
 
@@ -122,8 +118,8 @@ def _compile_judged(
     definition: JudgeCheck | RubricCheck, version: str, base_dir: Path | None, source: str
 ) -> CompiledJudged:
     # Imported here: the judge package builds on worker.checks, which imports this module.
+    from turncheck.worker.errors import PromptError
     from turncheck.worker.judge.kinds import compile_judged
-    from turncheck.worker.judge.prompts import PromptError
 
     try:
         return compile_judged(definition, version, base_dir)
@@ -132,14 +128,12 @@ def _compile_judged(
 
 
 def _compile(definition: Any, version: str) -> CompiledCheck:
-    return CompiledCheck(
-        name=definition.name,
-        version=version,
-        kind=definition.kind,
-        stage=definition.stage,
-        mode=definition.mode,
-        run=COMPILERS[definition.kind](definition),
-    )
+    return CompiledCheck(check_id(definition, version), COMPILERS[definition.kind](definition))
+
+
+def check_id(definition: Any, version: str) -> CheckId:
+    """The identity of a validated definition of any kind."""
+    return CheckId(definition.name, version, definition.kind, definition.stage, definition.mode)
 
 
 def _expand(paths: Iterable[Path]) -> list[Path]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
 
 
 class Verdict(StrEnum):
@@ -46,30 +45,39 @@ class Outcome:
 PASSED = Outcome(Verdict.PASSED)
 
 
-class CheckIdentity(Protocol):
-    """What names a check in its results: rule and judged checks alike."""
+@dataclass(frozen=True, slots=True)
+class CheckId:
+    """What names a check wherever its results go (rows, events, pass rates): rule and
+    judged checks alike. ``version`` is a digest of the definition, so an edited check
+    starts new results beside the old ones."""
+
+    name: str
+    version: str
+    kind: str
+    stage: str
+    mode: str
+
+
+class IdentifiedCheck:
+    """A compiled check of any kind: it answers to its ``id``'s name and mode."""
+
+    __slots__ = ()
+    id: CheckId
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        return self.id.name
+
     @property
-    def version(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def stage(self) -> str: ...
-    @property
-    def mode(self) -> str: ...
+    def mode(self) -> str:
+        return self.id.mode
 
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
     """One check's result for one turn: the unit that is stored, counted and evented."""
 
-    check: str
-    check_version: str
-    kind: str
-    stage: str
-    mode: str
+    check: CheckId
     verdict: Verdict
     reason: str | None = None
     score: float | None = None
@@ -83,17 +91,13 @@ class CheckResult:
     @classmethod
     def of(
         cls,
-        check: CheckIdentity,
+        check: CheckId,
         outcome: Outcome,
         usage: dict[str, int] | None = None,
         answers: dict[str, dict[str, object]] | None = None,
     ) -> CheckResult:
         return cls(
-            check=check.name,
-            check_version=check.version,
-            kind=check.kind,
-            stage=check.stage,
-            mode=check.mode,
+            check=check,
             verdict=outcome.verdict,
             reason=outcome.reason,
             score=outcome.score,
@@ -105,8 +109,8 @@ class CheckResult:
 
     def as_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
-            "check": self.check,
-            "check_version": self.check_version,
+            "check": self.check.name,
+            "check_version": self.check.version,
             "verdict": self.verdict.value,
             "reason": self.reason,
             "score": self.score,

@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from turncheck.worker.errors import TurncheckError
+from turncheck.worker.errors import JudgeConfigError
 
 
 class JudgeEndpoint(BaseModel):
@@ -39,10 +39,6 @@ class JudgeEndpoint(BaseModel):
 
 
 JudgeMap = dict[Annotated[str, Field(min_length=1)], JudgeEndpoint]
-
-
-class JudgeConfigError(TurncheckError):
-    pass
 
 
 def load_judges(value: str | None) -> dict[str, JudgeEndpoint]:

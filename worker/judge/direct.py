@@ -34,4 +34,4 @@ async def judge_now(
     )
     judged = await asyncio.gather(*(judge_job(client, job, deadline_s) for job in plan.jobs))
     order = {check.name: i for i, check in enumerate(checks)}
-    return sorted([*plan.results, *judged], key=lambda r: order[r.check])
+    return sorted([*plan.results, *judged], key=lambda r: order[r.check.name])

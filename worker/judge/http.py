@@ -36,9 +36,10 @@ from typing import Any, Protocol
 
 import httpx
 
+from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
 from turncheck.worker.judge import anthropic_api, openai_api
 from turncheck.worker.judge.config import JudgeEndpoint
-from turncheck.worker.judge.types import JudgeRejected, JudgeReply, JudgeRequest, JudgeUnavailable
+from turncheck.worker.judge.types import JudgeReply, JudgeRequest
 
 log = logging.getLogger(__name__)
 

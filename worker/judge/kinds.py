@@ -14,6 +14,7 @@ from pathlib import Path
 
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.schemas.turn import Turn
+from turncheck.worker.checks.result import CheckId, IdentifiedCheck
 from turncheck.worker.judge.prompts import Prompt, judge_prompt, rubric_prompt
 from turncheck.worker.judge.replies import (
     JudgedDecision,
@@ -32,12 +33,8 @@ RUBRIC_TOKENS_PER_QUESTION = 60
 
 
 @dataclass(frozen=True, slots=True)
-class CompiledJudged:
-    name: str
-    version: str
-    kind: str
-    stage: str
-    mode: str
+class CompiledJudged(IdentifiedCheck):
+    id: CheckId
     sample_rate: float
     on_error: str
     judge_model: str | None
@@ -79,11 +76,7 @@ def compile_judged(
         read = functools.partial(read_rubric, RubricForm.of(definition))
         max_tokens = RUBRIC_BASE_TOKENS + RUBRIC_TOKENS_PER_QUESTION * len(definition.questions)
     return CompiledJudged(
-        name=definition.name,
-        version=version,
-        kind=definition.kind,
-        stage=definition.stage,
-        mode=definition.mode,
+        id=CheckId(definition.name, version, definition.kind, definition.stage, definition.mode),
         sample_rate=definition.sample_rate,
         on_error=definition.on_error,
         judge_model=definition.judge_model,

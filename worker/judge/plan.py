@@ -17,7 +17,7 @@ from turncheck.worker.checks.result import CheckResult, Outcome
 from turncheck.worker.judge.kinds import CompiledJudged
 from turncheck.worker.judge.sampling import in_sample
 from turncheck.worker.judge.types import JudgeRequest
-from turncheck.worker.store import PendingJudgement, TurnRef
+from turncheck.worker.records import PendingJudgement, TurnRef
 
 BACKLOG_FULL = "The judge backlog was full; the turn was not judged."
 
@@ -82,22 +82,14 @@ def plan_turn(
             continue
         model = judge_model(turn, check)
         if isinstance(model, Outcome):
-            plan.results.append(CheckResult.of(check, model))
+            plan.results.append(CheckResult.of(check.id, model))
         elif model not in configured:
             reason = f"No judge is configured for model '{model}'."
-            plan.results.append(CheckResult.of(check, Outcome.errored(reason)))
+            plan.results.append(CheckResult.of(check.id, Outcome.errored(reason)))
         elif len(plan.jobs) >= room:
-            plan.results.append(CheckResult.of(check, Outcome.errored(BACKLOG_FULL)))
+            plan.results.append(CheckResult.of(check.id, Outcome.errored(BACKLOG_FULL)))
         else:
-            pending = PendingJudgement(
-                ref,
-                check.name,
-                check.version,
-                check.kind,
-                check.stage,
-                check.mode,
-                now + timedelta(seconds=deadline_s),
-            )
+            pending = PendingJudgement(ref, check.id, now + timedelta(seconds=deadline_s))
             request = check.request(turn, model)
             plan.jobs.append(JudgeJob(ref, check, request, turn.created_at + retention, pending))
     return plan

@@ -25,16 +25,8 @@ import jinja2
 
 from turncheck.schemas.judged import Criterion, JudgeCheck, RubricCheck
 from turncheck.schemas.turn import Turn
-from turncheck.worker.errors import TurncheckError
+from turncheck.worker.errors import PromptError
 from turncheck.worker.judge.views import FIELD_VIEWS, judge_view
-
-
-class PromptError(TurncheckError):
-    """A check's prompt cannot be built; the message names the template and line."""
-
-    def __init__(self, message: str, field: str = "template") -> None:
-        self.message, self.field = message, field
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,11 +27,11 @@ from typing import Protocol
 
 from turncheck.worker.checks import CheckResult
 from turncheck.worker.checks.result import Outcome
-from turncheck.worker.errors import StoreUnavailable
+from turncheck.worker.errors import JudgeError, StoreUnavailable
 from turncheck.worker.judge.kinds import JudgedDecision
 from turncheck.worker.judge.plan import JudgeJob
-from turncheck.worker.judge.types import JudgeClient, JudgeError
-from turncheck.worker.store import PendingJudgement, TurnRef
+from turncheck.worker.judge.types import JudgeClient
+from turncheck.worker.records import PendingJudgement, TurnRef
 
 log = logging.getLogger(__name__)
 
@@ -52,21 +52,21 @@ class JudgedStore(Protocol):
 async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> CheckResult:
     """Ask the judge and read its reply into a result; a judge's failure is ``errored``."""
     if deadline_s <= 0:
-        return CheckResult.of(job.check, Outcome.errored(TOO_LATE))
+        return CheckResult.of(job.check.id, Outcome.errored(TOO_LATE))
     try:
         reply = await client.complete(job.request, deadline_s=deadline_s)
     except JudgeError as exc:
         log.warning("judge failed check=%s turn_id=%s", job.check.name, job.turn.turn_id)
-        return CheckResult.of(job.check, Outcome.errored(exc.reason))
+        return CheckResult.of(job.check.id, Outcome.errored(exc.reason))
     try:
         decision: JudgedDecision = job.check.decide(reply)
     except Exception as exc:  # a bug in one check must not stop the runner
         log.error("judged check crashed check=%s error=%s", job.check.name, type(exc).__name__)
-        return CheckResult.of(job.check, Outcome.errored("The judged check could not run."))
+        return CheckResult.of(job.check.id, Outcome.errored("The judged check could not run."))
     answers: dict[str, dict[str, object]] = {
         a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
     }
-    return CheckResult.of(job.check, decision.outcome, reply.usage.as_dict(), answers or None)
+    return CheckResult.of(job.check.id, decision.outcome, reply.usage.as_dict(), answers or None)
 
 
 class JudgeRunner:
@@ -159,15 +159,7 @@ class JudgeRunner:
         for pending, expires_at in await self.store.overdue_judgements(cutoff):
             if pending.key in self._held:
                 continue
-            result = CheckResult(
-                pending.check,
-                pending.check_version,
-                pending.kind,
-                pending.stage,
-                pending.mode,
-                Outcome.errored(ABANDONED).verdict,
-                ABANDONED,
-            )
+            result = CheckResult.of(pending.check, Outcome.errored(ABANDONED))
             swept += await self.store.save_judged(pending.turn, result, expires_at, self.clock())
         return swept
 

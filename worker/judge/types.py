@@ -1,11 +1,7 @@
 """What passes between a judged check and a judge model, whatever the provider.
 
-    JudgeError              the judge could not give a usable answer: the result is errored
-    ├── JudgeUnavailable    timeouts, connection errors, 5xx, 429 past the deadline
-    └── JudgeRejected       4xx other than 429: the request itself is wrong (bad key, model)
-
-A ``JudgeError``'s ``reason`` is safe to store: it names what went wrong, never
-text of the turn, the prompt or the reply.
+The client raises ``JudgeError`` (``worker/errors.py``); its ``reason`` is safe
+to store: it names what went wrong, never text of the turn, the prompt or the reply.
 """
 
 from __future__ import annotations
@@ -48,20 +44,6 @@ class JudgeReply:
     usage: Usage
     logprobs: tuple[TokenLogprob, ...] | None = None
     """Per-token log-probabilities where the provider returns them; else None."""
-
-
-class JudgeError(Exception):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
-
-
-class JudgeUnavailable(JudgeError):
-    pass
-
-
-class JudgeRejected(JudgeError):
-    pass
 
 
 class JudgeClient(Protocol):

@@ -1,24 +1,53 @@
-"""Where results, pass-rate rollups, pending judgements and the event outbox live."""
+"""Where results, pass-rate rollups, pending judgements and the event outbox live.
 
-from turncheck.worker.store.records import (
-    PassRate,
-    PendingEvent,
-    PendingJudgement,
-    SaveReport,
-    StoredResult,
-    TurnRef,
-    TurnResults,
-)
-from turncheck.worker.store.sql import SqlStore, create_engine
+One ``Store`` over one database, in three parts: ``writer`` (a batch's results,
+rollups, outbox rows and pending judgements, in one transaction), ``outbox``
+(events waiting to be sent) and ``queries`` (what people and alerts read).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from turncheck.worker.store.database import Database, create_engine
+from turncheck.worker.store.outbox import OutboxTable
+from turncheck.worker.store.queries import Queries
+from turncheck.worker.store.views import PassRate, PendingEvent, StoredResult
+from turncheck.worker.store.writer import ResultWriter
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    database: Database
+    writer: ResultWriter
+    outbox: OutboxTable
+    queries: Queries
+
+    @classmethod
+    def open(cls, url: str, *, events_topic: str) -> Store:
+        return cls.over(Database(create_engine(url)), events_topic=events_topic)
+
+    @classmethod
+    def over(cls, database: Database, *, events_topic: str) -> Store:
+        return cls(
+            database,
+            ResultWriter(database, events_topic=events_topic),
+            OutboxTable(database),
+            Queries(database),
+        )
+
+    async def close(self) -> None:
+        await self.database.close()
+
 
 __all__ = [
+    "Database",
+    "OutboxTable",
     "PassRate",
     "PendingEvent",
-    "PendingJudgement",
-    "SaveReport",
-    "SqlStore",
+    "Queries",
+    "ResultWriter",
+    "Store",
     "StoredResult",
-    "TurnRef",
-    "TurnResults",
     "create_engine",
 ]

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from turncheck.worker.checks import CheckResult
+from turncheck.worker.checks import CheckId, CheckResult
 from turncheck.worker.events import check_failed_event
-from turncheck.worker.store.records import PendingJudgement, TurnRef
+from turncheck.worker.records import PendingJudgement, TurnRef
 
 ROLLUP_BUCKET = timedelta(hours=1)
 ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "bucket_start")
@@ -20,27 +20,62 @@ def bucket_of(moment: datetime) -> datetime:
     return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
 
 
+RESULT_KEY = ("turn_id", "check_name", "check_version")
+
+
+def check_columns(check: CheckId) -> dict[str, str]:
+    return {
+        "check_name": check.name,
+        "check_version": check.version,
+        "check_kind": check.kind,
+        "stage": check.stage,
+        "mode": check.mode,
+    }
+
+
+def check_of(row: Mapping[Any, Any]) -> CheckId:
+    return CheckId(
+        row["check_name"], row["check_version"], row["check_kind"], row["stage"], row["mode"]
+    )
+
+
+def turn_columns(turn: TurnRef) -> dict[str, Any]:
+    return {
+        "turn_id": turn.turn_id,
+        "thread_id": turn.thread_id,
+        "person_id": turn.person_id,
+        "agent_id": turn.agent_id,
+        "agent_version": str(turn.agent_version),
+        "turn_created_at": turn.created_at,
+    }
+
+
+def turn_of(row: Mapping[Any, Any]) -> TurnRef:
+    version: int | str = row["agent_version"]
+    if isinstance(version, str) and version.isdigit():
+        version = int(version)  # stored as text; events carry the producer's number
+    return TurnRef(
+        row["turn_id"],
+        row["thread_id"],
+        row["person_id"],
+        row["agent_id"],
+        version,
+        row["turn_created_at"],
+    )
+
+
 def result_row(
     turn: TurnRef, result: CheckResult, now: datetime, expires_at: datetime
 ) -> dict[str, Any]:
     return {
-        "turn_id": turn.turn_id,
-        "check_name": result.check,
-        "check_version": result.check_version,
-        "check_kind": result.kind,
-        "stage": result.stage,
-        "mode": result.mode,
+        **turn_columns(turn),
+        **check_columns(result.check),
         "verdict": result.verdict.value,
         "score": result.score,
         "reason": result.reason,
         "spans": [span.as_dict() for span in result.spans],
         "usage": result.usage,
         "answers": result.answers,
-        "thread_id": turn.thread_id,
-        "person_id": turn.person_id,
-        "agent_id": turn.agent_id,
-        "agent_version": str(turn.agent_version),
-        "turn_created_at": turn.created_at,
         "checked_at": now,
         "expires_at": expires_at,
     }
@@ -76,19 +111,9 @@ def event_row(turn: TurnRef, result: CheckResult, topic: str, now: datetime) -> 
 
 
 def pending_row(item: PendingJudgement, expires_at: datetime, now: datetime) -> dict[str, Any]:
-    turn = item.turn
     return {
-        "turn_id": turn.turn_id,
-        "check_name": item.check,
-        "check_version": item.check_version,
-        "check_kind": item.kind,
-        "stage": item.stage,
-        "mode": item.mode,
-        "thread_id": turn.thread_id,
-        "person_id": turn.person_id,
-        "agent_id": turn.agent_id,
-        "agent_version": str(turn.agent_version),
-        "turn_created_at": turn.created_at,
+        **turn_columns(item.turn),
+        **check_columns(item.check),
         "expires_at": expires_at,
         "enqueued_at": now,
         "deadline_at": item.deadline_at,
@@ -97,24 +122,4 @@ def pending_row(item: PendingJudgement, expires_at: datetime, now: datetime) -> 
 
 def pending_from_row(row: Mapping[Any, Any]) -> tuple[PendingJudgement, datetime]:
     """A pending row back as a judgement, with its expiry."""
-    version: int | str = row["agent_version"]
-    if isinstance(version, str) and version.isdigit():
-        version = int(version)  # stored as text; events carry the producer's number
-    turn = TurnRef(
-        row["turn_id"],
-        row["thread_id"],
-        row["person_id"],
-        row["agent_id"],
-        version,
-        row["turn_created_at"],
-    )
-    item = PendingJudgement(
-        turn,
-        row["check_name"],
-        row["check_version"],
-        row["check_kind"],
-        row["stage"],
-        row["mode"],
-        row["deadline_at"],
-    )
-    return item, row["expires_at"]
+    return PendingJudgement(turn_of(row), check_of(row), row["deadline_at"]), row["expires_at"]

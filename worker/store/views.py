@@ -1,69 +1,11 @@
-"""What the store takes and gives back."""
+"""What the store's queries and the outbox give back: plain values for the CLI and the API."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
-
-from turncheck.schemas.turn import Turn
-from turncheck.worker.checks import CheckResult
-
-
-@dataclass(frozen=True, slots=True)
-class TurnRef:
-    """A turn's ids, agent and time: all a result keeps of its turn (never its text)."""
-
-    turn_id: str
-    thread_id: str | None
-    person_id: str | None
-    agent_id: str
-    agent_version: int | str
-    created_at: datetime
-
-    @classmethod
-    def of(cls, turn: Turn) -> TurnRef:
-        return cls(
-            turn.turn_id,
-            turn.thread_id,
-            turn.person_id,
-            turn.agent.id,
-            turn.agent.version,
-            turn.created_at,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class PendingJudgement:
-    """A sampled (turn, judged check) whose judge has not answered yet."""
-
-    turn: TurnRef
-    check: str
-    check_version: str
-    kind: str
-    stage: str
-    mode: str
-    deadline_at: datetime
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.turn.turn_id, self.check, self.check_version)
-
-
-@dataclass(frozen=True, slots=True)
-class TurnResults:
-    turn: TurnRef
-    results: list[CheckResult]
-    retention: timedelta
-    pending: list[PendingJudgement] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class SaveReport:
-    new_results: int
-    pending: frozenset[tuple[str, str, str]]
-    """Keys of the judgements newly recorded as pending: only these are to be judged."""
 
 
 @dataclass(frozen=True, slots=True)
