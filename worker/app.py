@@ -49,7 +49,7 @@ def build_pipeline(
         dead_letter=dead_letter,
         clock=clock,
         retention=settings.retention,
-        retry=RetryPolicy(max_s=settings.store_retry_max_s),
+        retry=RetryPolicy(max_s=settings.store_retry_max_s, attempts=settings.store_attempts),
         judging=judging,
     )
 
@@ -80,10 +80,10 @@ def build_judging(
 
 
 async def settle_judging(
-    judging: Judging | None, client: HttpJudgeClient, timeout_s: float
+    judging: Judging | None, client: HttpJudgeClient, timeout_s: float | None
 ) -> None:
-    """Give held judgements up to ``timeout_s`` to finish, then stop; what is left stays
-    pending and is settled by a later sweep."""
+    """Give held judgements up to ``timeout_s`` (None: as long as they take; each has its
+    deadline) to finish, then stop; what is left stays pending for a later sweep."""
     if judging is not None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(judging.runner.join(), timeout_s)
@@ -120,9 +120,8 @@ def build_worker(
         client_id="turncheck",
         graceful_timeout=settings.shutdown_timeout_s,
     )
-    pipeline = build_pipeline(
-        settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock, judging
-    )
+    dead_letter = KafkaDeadLetter(broker, settings.kafka_bootstrap, settings.topic_dlq)
+    pipeline = build_pipeline(settings, checks, store, dead_letter, clock, judging)
     consumer = subscribe(
         broker,
         pipeline,
@@ -130,6 +129,8 @@ def build_worker(
         group_id=settings.group_id,
         max_records=settings.batch_max_records,
         batch_timeout_ms=settings.batch_timeout_ms,
+        group_instance_id=settings.instance_id,
+        session_timeout_ms=settings.session_timeout_ms,
     )
     app = FastStream(broker)
     stop = asyncio.Event()
@@ -156,6 +157,7 @@ def build_worker(
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
         await consumer.stop()
+        await dead_letter.stop()
         await settle_judging(judging, client, settings.shutdown_timeout_s)
         stop.set()
         await asyncio.gather(*tasks)
@@ -183,6 +185,9 @@ async def replay(
     judging = build_judging(settings, checks, store, client)
     if judging is not None:
         client.open()
+        # Judgements a stopped worker or replay left pending past their deadline are
+        # settled first, so this run's totals and the store agree.
+        await judging.runner.sweep()
         judging.runner.start()
     try:
         totals = await replay_file(
@@ -193,8 +198,9 @@ async def replay(
             batch_size=settings.batch_max_records,
             on_progress=on_progress,
         )
-        # A file has no deadline to keep: wait for every judgement it asked for.
-        await settle_judging(judging, client, settings.judge_deadline_s + 5)
+        # A file has no deadline to keep: wait for every judgement it asked for. Each
+        # ends within its deadline once a worker takes it up, so this ends too.
+        await settle_judging(judging, client, None)
         if settings.kafka_bootstrap:
             broker = KafkaBroker(settings.kafka_bootstrap, client_id="turncheck-replay")
             async with broker:

@@ -1,69 +1,95 @@
-"""The Kafka edge: a FastStream batch subscriber on the turns topic.
+"""The Kafka edge: a FastStream batch subscriber on the turns topic, and the dead-letter
+producer.
 
 At least once: auto-commit is off (``AckPolicy.MANUAL``) and a batch's offsets
-are committed only after the pipeline stored its results. A batch that fails
-for any other reason is rewound (``nack``) so it is delivered again, never
-skipped. Bad messages go to the dead-letter topic with their original bytes.
+are committed only after the pipeline stored its results and dead-lettered its
+bad messages. A batch that fails anyway (the dead-letter topic unreachable, say)
+is rewound (``nack``) after a growing pause, so it is delivered again, never
+skipped, and a lasting fault does not spin.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
 
+from aiokafka import AIOKafkaProducer
 from aiokafka.errors import CommitFailedError, KafkaError
 from faststream import AckPolicy
 from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
 
+from turncheck.worker.backoff import Backoff
 from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected
 
 log = logging.getLogger(__name__)
 
 REASON_HEADER = "turncheck-reason"
+SOURCE_HEADER = "turncheck-source"
 
 
 async def _raw_bodies(message: Any, original: Any = None) -> Any:
-    """Hand the handler the bytes as they came; decoding is the pipeline's first step."""
+    """Skip FastStream's decoding: the pipeline reads the records themselves."""
     return message.body
 
 
-def raw_messages(records: Sequence[Any], bodies: Sequence[bytes]) -> list[RawMessage]:
-    out = []
-    for i, body in enumerate(bodies):
-        record = records[i] if i < len(records) else None
-        out.append(
-            RawMessage(
-                value=body,
-                key=getattr(record, "key", None),
-                topic=getattr(record, "topic", None),
-                partition=getattr(record, "partition", None),
-                offset=getattr(record, "offset", None),
-            )
+def raw_messages(records: Sequence[Any]) -> list[RawMessage]:
+    """The records as they came; a tombstone keeps its null value."""
+    return [
+        RawMessage(
+            value=record.value,
+            key=record.key,
+            topic=record.topic,
+            partition=record.partition,
+            offset=record.offset,
         )
-    return out
+        for record in records
+    ]
 
 
 class KafkaDeadLetter:
-    """Publish rejected messages unchanged, with why and where from in headers."""
+    """Publish rejected messages unchanged (same key, same bytes), with why and where from
+    in headers. A tombstone stays a tombstone: FastStream cannot send a null value, so
+    those go through an aiokafka producer of their own, started on first use."""
 
-    def __init__(self, broker: KafkaBroker, topic: str) -> None:
+    def __init__(self, broker: KafkaBroker, bootstrap: str, topic: str) -> None:
         self.broker = broker
+        self.bootstrap = bootstrap
         self.topic = topic
+        self._null_producer: AIOKafkaProducer | None = None
+
+    async def stop(self) -> None:
+        if self._null_producer is not None:
+            await self._null_producer.stop()
+            self._null_producer = None
 
     async def __call__(self, rejected: Sequence[Rejected]) -> None:
         for item in rejected:
             message = item.message
             headers = {REASON_HEADER: item.reason}
             if message.topic is not None:
-                headers["turncheck-source"] = (
-                    f"{message.topic}/{message.partition}/{message.offset}"
+                headers[SOURCE_HEADER] = f"{message.topic}/{message.partition}/{message.offset}"
+            if message.value is None:
+                await self._send_null(message.key, headers)
+            else:
+                await self.broker.publish(
+                    message.value, topic=self.topic, key=message.key, headers=headers
                 )
-            await self.broker.publish(
-                message.value, topic=self.topic, key=message.key, headers=headers
-            )
             log.warning("message dead-lettered offset=%s reason=%s", message.offset, item.reason)
+
+    async def _send_null(self, key: bytes | None, headers: dict[str, str]) -> None:
+        if self._null_producer is None:
+            producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, acks="all")
+            await producer.start()
+            self._null_producer = producer
+        await self._null_producer.send_and_wait(
+            self.topic,
+            value=None,
+            key=key,
+            headers=[(name, value.encode()) for name, value in headers.items()],
+        )
 
 
 def subscribe(
@@ -74,22 +100,32 @@ def subscribe(
     group_id: str,
     max_records: int,
     batch_timeout_ms: int,
+    group_instance_id: str | None = None,
+    session_timeout_ms: int = 10_000,
 ) -> Any:
-    """Register the turns subscriber on ``broker`` and return it (it can be stopped alone)."""
+    """Register the turns subscriber on ``broker`` and return it (it can be stopped alone).
 
+    ``group_instance_id`` makes the member static: restarted under the same id, it
+    gets its partitions back at once, with no rebalance of the others.
+    """
     subscriber = broker.subscriber(
         topic,
+        decoder=_raw_bodies,
         group_id=group_id,
+        group_instance_id=group_instance_id,
+        session_timeout_ms=session_timeout_ms,
+        heartbeat_interval_ms=max(session_timeout_ms // 3, 1000),
         batch=True,
         max_records=max_records,
         batch_timeout_ms=batch_timeout_ms,
         auto_offset_reset="earliest",
         ack_policy=AckPolicy.MANUAL,
-        decoder=_raw_bodies,
     )
+    backoff = Backoff(0.5, 30.0)
 
     @subscriber
-    async def handle_turns(bodies: list[bytes], msg: KafkaMessage) -> None:
+    async def handle_turns(_bodies: list[bytes], msg: KafkaMessage) -> None:
+        nonlocal backoff
         records = (
             msg.raw_message if isinstance(msg.raw_message, (list, tuple)) else [msg.raw_message]
         )
@@ -103,9 +139,20 @@ def subscribe(
                 log.warning("offset commit failed error=%s", type(exc).__name__)
 
         try:
-            await pipeline.handle_batch(raw_messages(records, bodies), commit)
+            await pipeline.handle_batch(raw_messages(records), commit)
+        except Exception as exc:
+            delay_s = backoff.take()
+            log.error(
+                "batch failed, delivered again error=%s retry_in_s=%.1f",
+                type(exc).__name__,
+                delay_s,
+            )
+            await asyncio.sleep(delay_s)
+            await msg.nack()
+            return
         except BaseException:
             await msg.nack()
             raise
+        backoff = Backoff(0.5, 30.0)
 
     return subscriber

@@ -10,8 +10,12 @@ from turncheck.worker.errors import InvalidTurn
 MAX_ERRORS_NAMED = 3
 
 
-def decode_turn(raw: bytes) -> Turn:
-    """Raise ``InvalidTurn`` with a reason that names fields, never the message's values."""
+def decode_turn(raw: bytes | None) -> Turn:
+    """Raise ``InvalidTurn`` with a reason that names fields, never the message's values.
+
+    ``None`` is a tombstone (a record with a null value): not a turn."""
+    if raw is None:
+        raise InvalidTurn("a tombstone: the message has no value")
     try:
         return Turn.model_validate_json(raw)
     except ValidationError as exc:

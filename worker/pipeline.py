@@ -1,11 +1,17 @@
 """The path of a batch of turns, top to bottom:
 
-    decode → rule checks, and the judgements to make → dead-letter the bad
-    messages → store (results, rollups, outbox, pending judgements: one
-    transaction) → commit → hand the judgements to the judge runner
+    decode → rule checks, and the judgements to make (in a thread, off the event
+    loop) → store (results, rollups, outbox, pending judgements: one transaction)
+    → dead-letter the bad messages → commit → hand the judgements to the runner
 
 The consumer and ``turncheck replay`` both run this; they differ only in where
 messages come from, where bad ones go and what committing means.
+
+No one turn can stall a partition: a message that is not a turn, or that cannot
+be checked, is dead-lettered at once; a batch the database refuses for a reason
+other than an outage is tried ``RetryPolicy.attempts`` times with backoff, then
+turn by turn, and the turns it still refuses are dead-lettered with the error's
+name, so the rest of the batch is stored and committed.
 """
 
 from __future__ import annotations
@@ -13,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from turncheck.worker.backoff import Backoff
 from turncheck.worker.checks import CheckSet, Verdict
 from turncheck.worker.decode import decode_turn
 from turncheck.worker.errors import InvalidTurn, StoreUnavailable
@@ -33,7 +40,8 @@ Clock = Callable[[], datetime]
 
 @dataclass(frozen=True, slots=True)
 class RawMessage:
-    value: bytes
+    value: bytes | None
+    """None: a tombstone (a record with a null value)."""
     key: bytes | None = None
     topic: str | None = None
     partition: int | None = None
@@ -77,6 +85,25 @@ DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
 class RetryPolicy:
     first_s: float = 0.5
     max_s: float = 30.0
+    attempts: int = 3
+    """Tries of a batch the database refuses (not an outage) before it goes turn by turn."""
+
+    def backoff(self) -> Backoff:
+        return Backoff(self.first_s, self.max_s)
+
+
+@dataclass(slots=True)
+class CheckedBatch:
+    """A batch once checked: what to store (with the message each came from), what to
+    dead-letter, and the judgements to hand over once it is committed."""
+
+    items: list[tuple[RawMessage, TurnResults]] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    jobs: list[JudgeJob] = field(default_factory=list)
+
+
+def _could_not(step: str, exc: BaseException) -> str:
+    return f"could not be {step}: {type(exc).__name__}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,26 +117,31 @@ class Pipeline:
     judging: Judging | None = None
 
     async def handle_batch(self, messages: Sequence[RawMessage], commit: Commit) -> BatchReport:
-        """Process a batch; ``commit`` is called only after its results are stored.
+        """Process a batch; ``commit`` is called only after its results are stored and its
+        bad messages dead-lettered.
 
         Blocks while the store is unavailable (nothing is committed meanwhile);
         cancel it to stop, and the batch is delivered again.
         """
-        batch, rejected, jobs = self.check_all(messages)
+        # Checks are CPU work that can take a while on a large batch: off the event
+        # loop, so heartbeats, the outbox and the judge keep running meanwhile.
+        checked = await asyncio.to_thread(self.check_all, messages)
+        saved, refused = await self._store(checked.items)
+        rejected = checked.rejected + refused
         if rejected:
             await self.dead_letter(rejected)
-        saved = await self._store(batch)
-        new_results = saved.new_results
         await commit()
-        judging = [job for job in jobs if job.key in saved.pending]
+        judging = [job for job in checked.jobs if job.key in saved.pending]
         if judging and self.judging is not None:
             self.judging.runner.submit(judging)
-        results = [r for item in batch for r in item.results]
+        refused_ids = {id(r.message) for r in refused}
+        stored = [item for message, item in checked.items if id(message) not in refused_ids]
+        results = [r for item in stored for r in item.results]
         report = BatchReport(
-            turns=len(batch),
+            turns=len(stored),
             rejected=len(rejected),
             results=len(results),
-            new_results=new_results,
+            new_results=saved.new_results,
             not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
             judging=len(judging),
         )
@@ -124,44 +156,98 @@ class Pipeline:
         )
         return report
 
-    def check_all(
-        self, messages: Sequence[RawMessage]
-    ) -> tuple[list[TurnResults], list[Rejected], list[JudgeJob]]:
-        batch: list[TurnResults] = []
-        rejected: list[Rejected] = []
-        jobs: list[JudgeJob] = []
+    def check_all(self, messages: Sequence[RawMessage]) -> CheckedBatch:
+        """Pure CPU work: decode, apply the rule checks, plan the judgements."""
+        checked = CheckedBatch()
         now = self.clock()
         room = self.judging.runner.room() if self.judging else 0
         for message in messages:
             try:
-                turn = decode_turn(message.value)
+                item, jobs = self._check_one(message, now, room - len(checked.jobs))
             except InvalidTurn as exc:
-                rejected.append(Rejected(message, exc.reason))
+                checked.rejected.append(Rejected(message, exc.reason))
                 continue
-            item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
-            judged = self.checks.judged_for_agent(turn.agent.id)
-            if judged:
-                plan = plan_turn(
-                    turn,
-                    judged,
-                    configured=self.judging.configured if self.judging else frozenset(),
-                    room=room - len(jobs),
-                    now=now,
-                    retention=self.retention,
-                    deadline_s=self.judging.deadline_s if self.judging else 0.0,
+            except Exception as exc:  # a bug on one turn must not hold up its partition
+                log.error(
+                    "turn could not be checked offset=%s error=%s",
+                    message.offset,
+                    type(exc).__name__,
                 )
-                item.results.extend(plan.results)
-                item.pending.extend(job.pending for job in plan.jobs)
-                jobs.extend(plan.jobs)
-            batch.append(item)
-        return batch, rejected, jobs
+                checked.rejected.append(Rejected(message, _could_not("checked", exc)))
+                continue
+            checked.items.append((message, item))
+            checked.jobs.extend(jobs)
+        return checked
 
-    async def _store(self, batch: list[TurnResults]) -> SaveReport:
-        delay_s = self.retry.first_s
+    def _check_one(
+        self, message: RawMessage, now: datetime, room: int
+    ) -> tuple[TurnResults, list[JudgeJob]]:
+        turn = decode_turn(message.value)
+        item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
+        judged = self.checks.judged_for_agent(turn.agent.id)
+        if not judged:
+            return item, []
+        plan = plan_turn(
+            turn,
+            judged,
+            configured=self.judging.configured if self.judging else frozenset(),
+            room=room,
+            now=now,
+            retention=self.retention,
+            deadline_s=self.judging.deadline_s if self.judging else 0.0,
+        )
+        item.results.extend(plan.results)
+        item.pending.extend(job.pending for job in plan.jobs)
+        return item, plan.jobs
+
+    async def _store(
+        self, items: list[tuple[RawMessage, TurnResults]]
+    ) -> tuple[SaveReport, list[Rejected]]:
+        """Store the batch whole; if the database keeps refusing it, turn by turn."""
+        batch = [item for _, item in items]
+        backoff = self.retry.backoff()
+        for attempt in range(1, self.retry.attempts + 1):
+            try:
+                return await self._save_through_outages(batch), []
+            except Exception as exc:
+                if attempt == self.retry.attempts or len(batch) == 0:
+                    log.warning("batch refused by the store error=%s", type(exc).__name__)
+                    break
+                delay_s = backoff.take()
+                log.warning(
+                    "batch refused by the store error=%s attempt=%d retry_in_s=%.1f",
+                    type(exc).__name__,
+                    attempt,
+                    delay_s,
+                )
+                await asyncio.sleep(delay_s)
+        return await self._store_one_by_one(items)
+
+    async def _store_one_by_one(
+        self, items: list[tuple[RawMessage, TurnResults]]
+    ) -> tuple[SaveReport, list[Rejected]]:
+        new_results, pending, refused = 0, set[tuple[str, str, str]](), []
+        for message, item in items:
+            try:
+                report = await self._save_through_outages([item])
+            except Exception as exc:
+                log.error(
+                    "turn refused by the store turn_id=%s error=%s",
+                    item.turn.turn_id,
+                    type(exc).__name__,
+                )
+                refused.append(Rejected(message, _could_not("stored", exc)))
+                continue
+            new_results += report.new_results
+            pending |= report.pending
+        return SaveReport(new_results, frozenset(pending)), refused
+
+    async def _save_through_outages(self, batch: list[TurnResults]) -> SaveReport:
+        backoff = self.retry.backoff()
         while True:
             try:
                 return await self.store.save(batch, self.clock())
             except StoreUnavailable as exc:
+                delay_s = backoff.take()
                 log.warning("store unavailable error=%s retry_in_s=%.1f", exc, delay_s)
                 await asyncio.sleep(delay_s)
-                delay_s = min(delay_s * 2, self.retry.max_s)

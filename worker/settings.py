@@ -28,11 +28,27 @@ class Settings(BaseSettings):
     topic_events: str = "response.check_failed"
     topic_dlq: str = "turns.dlq"
     group_id: str = "turncheck"
+    instance_id: str | None = Field(
+        default=None,
+        description="A stable name per replica (a pod name): static group membership, so a "
+        "restarted worker gets its partitions back at once.",
+    )
+    session_timeout_ms: int = Field(
+        default=10_000,
+        ge=6_000,
+        description="How long the group waits for a silent worker before moving its partitions.",
+    )
     retention_days: int = Field(default=30, ge=1)
     batch_max_records: int = Field(default=500, ge=1)
     batch_timeout_ms: int = Field(default=200, ge=1)
     outbox_interval_s: float = Field(default=1.0, gt=0)
     store_retry_max_s: float = Field(default=30.0, gt=0)
+    store_attempts: int = Field(
+        default=3,
+        ge=1,
+        description="Tries of a batch the database refuses (not an outage) before it is "
+        "stored turn by turn and the turns still refused are dead-lettered.",
+    )
     shutdown_timeout_s: float = Field(default=30.0, gt=0)
     judges: str | None = Field(
         default=None,

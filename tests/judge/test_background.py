@@ -252,3 +252,33 @@ async def test_judgements_abandoned_by_a_dead_worker_are_stored_errored_by_the_s
     judged = [r for r in await store.queries.results_for_turn("t-1") if r.kind != "pattern"]
     assert {r.verdict for r in judged} == {"errored"}
     assert all("abandoned" in (r.reason or "") for r in judged)
+
+
+async def test_a_template_that_fails_on_one_turn_errs_that_result_and_stores_the_rest(
+    tmp_path: Path, store: Store, fake_provider: FakeProvider
+) -> None:
+    """The prompt of one turn cannot be built: that judged result is errored, the turn's
+    other results are stored and nothing is dead-lettered, so the partition moves on."""
+    (tmp_path / "long.j2").write_text(
+        "{% block system %}s{% endblock %}"
+        "{% block user %}{% if answer | length > 40 %}{{ nothing }}{% endif %}{% endblock %}"
+    )
+    checks = CHECKS.replace(
+        "    criteria: polite_tone\n", "    criteria: polite_tone\n    template: long.j2\n"
+    )
+    fake_provider.responder = judge_reply
+    pipeline, runner, client = build(tmp_path, store, fake_provider, checks=checks)
+    runner.start()
+    long_answer = stored_turn("t-1").replace(b"It ships Friday.", b"It ships Friday. " * 5)
+    report = await pipeline.handle_batch([RawMessage(long_answer)], _commit)
+    await runner.join()
+    await runner.stop()
+    await client.aclose()
+    assert (report.turns, report.rejected, report.judging) == (1, 0, 1)
+    results = {r.check: r for r in await store.queries.results_for_turn("t-1")}
+    assert (results["polite"].verdict, results["polite"].reason) == (
+        "errored",
+        "The judge's prompt could not be built for this turn.",
+    )
+    assert results["no-ticket-ids"].verdict == "passed"
+    assert results["resolution"].verdict == "passed"

@@ -23,7 +23,7 @@ PARTITIONS = 3
 @dataclass(frozen=True)
 class Received:
     key: bytes | None
-    value: bytes
+    value: bytes | None
     headers: dict[str, bytes]
 
 
@@ -32,7 +32,7 @@ class Backend(Protocol):
 
     async def create_topics(self, *names: str) -> None: ...
     def running(self, app: FastStream, listen: list[str]) -> Any: ...
-    async def produce(self, topic: str, messages: list[tuple[bytes, bytes]]) -> None: ...
+    async def produce(self, topic: str, messages: list[tuple[bytes, bytes | None]]) -> None: ...
     async def read(self, topic: str, count: int, timeout_s: float = 20) -> list[Received]: ...
 
 
@@ -79,7 +79,7 @@ class MemoryBackend:
             raw_message: Any = msg.raw_message
             seen.append(Received(raw_message.key, body, headers))
 
-    async def produce(self, topic: str, messages: list[tuple[bytes, bytes]]) -> None:
+    async def produce(self, topic: str, messages: list[tuple[bytes, bytes | None]]) -> None:
         assert self._broker is not None
         for key, value in messages:
             await self._broker.publish(value, topic=topic, key=key)
@@ -112,7 +112,7 @@ class RealBackend:
         async with app:
             yield
 
-    async def produce(self, topic: str, messages: list[tuple[bytes, bytes]]) -> None:
+    async def produce(self, topic: str, messages: list[tuple[bytes, bytes | None]]) -> None:
         producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, acks="all")
         await producer.start()
         try:

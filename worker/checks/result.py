@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+MAX_SPANS = 100
+"""Spans kept per result: where a check matched first. A hostile turn can match
+thousands of times; the verdict needs one, and a person reads a few."""
+
 
 class Verdict(StrEnum):
     PASSED = "passed"
@@ -101,7 +105,7 @@ class CheckResult:
             verdict=outcome.verdict,
             reason=outcome.reason,
             score=outcome.score,
-            spans=outcome.spans,
+            spans=outcome.spans[:MAX_SPANS],
             usage=usage,
             answers=answers,
             parts=outcome.parts,

@@ -8,6 +8,7 @@ configured is decided here and now as ``errored``, never skipped.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -20,6 +21,9 @@ from turncheck.worker.judge.types import JudgeRequest
 from turncheck.worker.records import PendingJudgement, TurnRef
 
 BACKLOG_FULL = "The judge backlog was full; the turn was not judged."
+PROMPT_FAILED = "The judge's prompt could not be built for this turn."
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,17 @@ def plan_turn(
         elif len(plan.jobs) >= room:
             plan.results.append(CheckResult.of(check.id, Outcome.errored(BACKLOG_FULL)))
         else:
+            try:
+                request = check.request(turn, model)
+            except Exception as exc:  # a template that fails on one turn errs that result only
+                log.error(
+                    "judge prompt failed check=%s turn_id=%s error=%s",
+                    check.name,
+                    turn.turn_id,
+                    type(exc).__name__,
+                )
+                plan.results.append(CheckResult.of(check.id, Outcome.errored(PROMPT_FAILED)))
+                continue
             pending = PendingJudgement(ref, check.id, now + timedelta(seconds=deadline_s))
-            request = check.request(turn, model)
             plan.jobs.append(JudgeJob(ref, check, request, turn.created_at + retention, pending))
     return plan

@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from turncheck.worker.backoff import Backoff
 from turncheck.worker.checks import CheckResult
 from turncheck.worker.checks.result import Outcome
 from turncheck.worker.errors import JudgeError, StoreUnavailable
@@ -67,6 +68,25 @@ async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> Ch
         a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
     }
     return CheckResult.of(job.check.id, decision.outcome, reply.usage.as_dict(), answers or None)
+
+
+async def supervised(name: str, run: Callable[[], Awaitable[None]]) -> None:
+    """Run ``run`` until cancelled; if it raises, log it and start it again (after a
+    growing pause), so a bug or a refused write never leaves a silently dead worker."""
+    backoff = Backoff(1.0, 60.0)
+    while True:
+        try:
+            await run()
+            return
+        except Exception as exc:
+            delay_s = backoff.take()
+            log.error(
+                "%s failed, restarting error=%s restart_in_s=%.0f",
+                name,
+                type(exc).__name__,
+                delay_s,
+            )
+            await asyncio.sleep(delay_s)
 
 
 class JudgeRunner:
@@ -114,8 +134,11 @@ class JudgeRunner:
             self._idle.clear()
 
     def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._work()) for _ in range(self._workers)]
-        self._tasks.append(asyncio.create_task(self._sweep_forever()))
+        self._tasks = [
+            asyncio.create_task(supervised("judge worker", self._work))
+            for _ in range(self._workers)
+        ]
+        self._tasks.append(asyncio.create_task(supervised("judge sweep", self._sweep_forever)))
 
     async def join(self) -> None:
         """Wait until every job handed over is stored."""
@@ -142,15 +165,15 @@ class JudgeRunner:
                     self._idle.set()
 
     async def _store(self, turn: TurnRef, result: CheckResult, expires_at: datetime) -> None:
-        delay_s = 0.5
+        backoff = Backoff(0.5, 30.0)
         while True:
             try:
                 await self.store.save_judged(turn, result, expires_at, self.clock())
                 return
             except StoreUnavailable:
+                delay_s = backoff.take()
                 log.warning("store unavailable for a judged result retry_in_s=%.1f", delay_s)
                 await asyncio.sleep(delay_s)
-                delay_s = min(delay_s * 2, 30.0)
 
     async def sweep(self) -> int:
         """Store overdue pending judgements this runner does not hold as errored."""

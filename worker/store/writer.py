@@ -38,6 +38,10 @@ from turncheck.worker.store.tables import check_results, judge_pending, outbox, 
 Scheduled = tuple[TurnRef, CheckResult, datetime]
 """A result with its turn and when it expires."""
 
+CHUNK_ROWS = 250
+"""Rows built and sent per statement. Building and encoding rows is CPU work on the
+event loop; in chunks, heartbeats and the outbox run between them."""
+
 
 def _first_of_each(items: Sequence[Any], key: Any) -> list[Any]:
     """Keep the first item of each key: a producer that retried may put a turn in a
@@ -105,24 +109,27 @@ class ResultWriter:
     async def _write_results(
         self, conn: AsyncConnection, results: list[Scheduled], now: datetime
     ) -> int:
-        if not results:
-            return 0
         insert = self.database.insert
-        rows = [result_row(turn, result, now, expires) for turn, result, expires in results]
         statement = (
             insert(check_results)
             .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
             .returning(*(check_results.c[name] for name in RESULT_KEY))
         )
-        inserted = {tuple(r) for r in await conn.execute(statement, rows)}
-        new_rows = [row for row in rows if tuple(row[k] for k in RESULT_KEY) in inserted]
+        new_rows: list[dict[str, Any]] = []
+        new_results: list[Scheduled] = []
+        for start in range(0, len(results), CHUNK_ROWS):
+            chunk = results[start : start + CHUNK_ROWS]
+            rows = [result_row(turn, result, now, expires) for turn, result, expires in chunk]
+            inserted = {tuple(r) for r in await conn.execute(statement, rows)}
+            new_rows += [row for row in rows if tuple(row[k] for k in RESULT_KEY) in inserted]
+            new_results += [s for s in chunk if s[0].key(s[1].check) in inserted]
         await self._add_to_rollups(conn, new_rows)
-        events = [
-            event_row(turn, result, self.events_topic, now)
-            for turn, result, _ in results
-            if turn.key(result.check) in inserted and result.verdict is not Verdict.PASSED
-        ]
-        if events:
+        failed = [s for s in new_results if s[1].verdict is not Verdict.PASSED]
+        for start in range(0, len(failed), CHUNK_ROWS):
+            events = [
+                event_row(turn, result, self.events_topic, now)
+                for turn, result, _ in failed[start : start + CHUNK_ROWS]
+            ]
             await conn.execute(
                 insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]), events
             )

@@ -1,0 +1,131 @@
+"""No judgement is silently lost: a runner's workers come back after a failure, and
+``turncheck replay`` waits for every judgement it asked for and settles old ones first."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from tests.conftest import fresh_store
+from tests.factories import FIXED_NOW, check_set, make_turn, turn_bytes
+from tests.judge.fake_provider import FakeProvider, Scripted
+from turncheck.worker.app import replay
+from turncheck.worker.checks import CheckId, CheckResult
+from turncheck.worker.judge.config import JudgeEndpoint
+from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.judge.plan import plan_turn
+from turncheck.worker.judge.runner import JudgeRunner
+from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import ResultWriter
+from turncheck.worker.store.tables import check_results, judge_pending
+
+JUDGED = """
+agent: support-bot
+checks:
+  - {name: polite, kind: judge, criteria: polite_tone, mode: background,
+     sample_rate: 1.0, judge_model: judge-small}
+"""
+
+
+class FailsOnce(ResultWriter):
+    """Refuses the first judged result with an error that is not an outage."""
+
+    failed = False
+
+    async def save_judged(
+        self, turn: TurnRef, result: CheckResult, expires_at: datetime, now: datetime
+    ) -> bool:
+        if not self.failed:
+            self.failed = True
+            raise RuntimeError("a bug in the writer")
+        return await super().save_judged(turn, result, expires_at, now)
+
+
+async def test_a_judge_worker_that_fails_is_restarted_and_judges_the_next_turns(
+    tmp_path: Path, fake_provider: FakeProvider, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await fresh_store(f"sqlite+aiosqlite:///{tmp_path}/t.db")
+    writer = FailsOnce(store.database, events_topic="events")
+    endpoint = JudgeEndpoint(provider="openai", base_url=fake_provider.openai_url)
+    client = HttpJudgeClient({"judge-small": endpoint}, {})
+    client.open()
+    runner = JudgeRunner(client, writer, lambda: FIXED_NOW, workers=1)
+    checks = check_set(tmp_path, JUDGED).judged_for_agent("support-bot")
+    jobs = [
+        job
+        for turn_id in ("t-1", "t-2", "t-3")
+        for job in plan_turn(
+            make_turn(turn_id),
+            checks,
+            configured={"judge-small"},
+            room=10,
+            now=FIXED_NOW,
+            retention=timedelta(days=30),
+            deadline_s=5,
+        ).jobs
+    ]
+    runner.start()
+    with caplog.at_level(logging.ERROR):
+        runner.submit(jobs)
+        await runner.join()
+    await runner.stop()
+    await client.aclose()
+    judged = {t: await store.queries.results_for_turn(t) for t in ("t-1", "t-2", "t-3")}
+    await store.close()
+    assert [t for t, found in judged.items() if found] == ["t-2", "t-3"]
+    assert "judge worker failed, restarting error=RuntimeError" in caplog.text
+
+
+async def test_replay_waits_for_every_judgement_and_settles_abandoned_ones_first(
+    tmp_path: Path, fake_provider: FakeProvider
+) -> None:
+    """Behind a slow judge one at a time, 24 judgements take far longer than one
+    deadline; replay stores every one of them and leaves nothing pending."""
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(JUDGED)
+    url = f"sqlite+aiosqlite:///{tmp_path}/t.db"
+    store = await fresh_store(url)
+    old = TurnRef.of(make_turn("t-old"))
+    polite = CheckId("polite", "old-version", "judge", "output", "background")
+    abandoned = PendingJudgement(old, polite, FIXED_NOW - timedelta(days=1))
+    await store.writer.save([TurnResults(old, [], timedelta(days=30), [abandoned])], FIXED_NOW)
+    turns = tmp_path / "turns.jsonl"
+    turns.write_bytes(b"\n".join(turn_bytes(f"t-{i}") for i in range(24)))
+    fake_provider.script([Scripted(delay_s=0.3)] * 24)
+    fake_provider.responder = lambda request: '{"verdict": "pass", "score": 0.9, "reason": "Kind."}'
+    judges = {
+        "judge-small": {
+            "provider": "openai",
+            "base_url": fake_provider.openai_url,
+            "max_concurrency": 1,
+        }
+    }
+    settings = Settings(
+        database_url=url,
+        checks=[checks],
+        judges=json.dumps(judges),
+        judge_deadline_s=1.0,
+        judge_workers=1,
+    )
+    totals = await replay(settings, str(turns))
+    async with store.database.engine.connect() as conn:
+        judged = (
+            await conn.execute(
+                select(func.count())
+                .select_from(check_results)
+                .where(check_results.c.check_name == "polite", check_results.c.verdict == "passed")
+            )
+        ).scalar_one()
+        pending = (await conn.execute(select(func.count()).select_from(judge_pending))).scalar_one()
+    [settled] = await store.queries.results_for_turn("t-old")
+    await store.close()
+    assert totals.turns == 24
+    assert (judged, pending) == (24, 0)
+    assert (settled.verdict, settled.check_version) == ("errored", "old-version")
+    assert "abandoned" in (settled.reason or "")

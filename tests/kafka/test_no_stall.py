@@ -1,0 +1,135 @@
+"""No one turn stalls a partition, on the real broker and PostgreSQL: bad messages are
+dead-lettered with their reason, duplicates are counted once, heavy batches leave the
+event loop free, and a restarted static member is back at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.factories import turn_bytes
+from tests.kafka.test_delivery import _committed, count_results, prepared, turns
+from tests.kafka.test_worker_contract import wait_for
+from tests.test_pipeline import EVERY_DETECTOR_AND_FACTS
+from turncheck.worker.app import build_worker
+from turncheck.worker.store import Store
+
+pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
+
+
+async def test_bad_turns_are_dead_lettered_and_a_duplicate_is_counted_once(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path
+) -> None:
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
+    refused = turn_bytes("t-nul", "Hello.", person_id="p\u00001")  # PostgreSQL refuses NUL
+    await backend.produce(
+        s.topic_turns,
+        [
+            (b"t-1", turn_bytes("t-1", "Ask HelpCo instead.")),
+            (b"gone", None),
+            (b"t-1", turn_bytes("t-1", "Ask HelpCo instead.")),  # a retrying producer
+            (b"t-nul", refused),
+            (b"t-2", turn_bytes("t-2")),
+        ],
+    )
+    async with build_worker(s, store=Store.open(postgres_url, events_topic=s.topic_events)):
+        await wait_for(lambda: _committed(kafka_bootstrap, s, 5))
+    dead = {d.key: d for d in await backend.read(s.topic_dlq, 2)}
+    assert set(dead) == {b"gone", b"t-nul"}
+    assert dead[b"gone"].value is None
+    assert dead[b"gone"].headers["turncheck-reason"] == b"a tombstone: the message has no value"
+    assert dead[b"t-nul"].value == refused
+    assert dead[b"t-nul"].headers["turncheck-reason"].startswith(b"could not be stored: ")
+    assert dead[b"t-nul"].headers["turncheck-source"].startswith(s.topic_turns.encode())
+    # t-1 twice and t-2: two checks each, stored and counted once; t-1 fails one.
+    assert await count_results(check) == (4, 4, 1)
+    await check.close()
+
+
+async def test_a_heavy_batch_leaves_the_worker_loop_responsive(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path
+) -> None:
+    """500 turns full of facts and a 900 KB answer: heartbeats and the outbox share this
+    loop, so it must never stall while they are checked."""
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
+    checks = tmp_path / "heavy.yaml"
+    checks.write_text(EVERY_DETECTOR_AND_FACTS)
+    s = s.model_copy(update={"checks": [checks], "batch_max_records": 500})
+    heavy = " ".join(
+        f"Order A-{i:05d} of ${i}.50 ships 2026-03-{i % 28 + 1:02d}; mail a{i}@example.com."
+        for i in range(120)
+    )
+    messages = [(f"t-{i}".encode(), turn_bytes(f"t-{i}", heavy)) for i in range(500)]
+    messages.append((b"t-big", turn_bytes("t-big", "word " * 180_000)))
+    await backend.produce(s.topic_turns, messages)
+    loop = asyncio.get_running_loop()
+    lags: list[float] = []
+    async with build_worker(s, store=Store.open(postgres_url, events_topic=s.topic_events)):
+        while not await _committed(kafka_bootstrap, s, 501):
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - before - 0.01)
+            assert loop.time() - before < 120
+    assert len(lags) > 10
+    assert max(lags) < 0.2, f"the worker's loop stalled {max(lags):.3f} s"
+    assert (await count_results(check))[0] == 501 * 3
+    await check.close()
+
+
+async def test_a_restarted_static_member_gets_its_partitions_back_at_once(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path
+) -> None:
+    """Killed without leaving the group and started again under the same instance id,
+    the worker consumes well before the group would have given up on the dead one."""
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
+    env = {
+        **os.environ,
+        "TURNCHECK_KAFKA_BOOTSTRAP": kafka_bootstrap,
+        "TURNCHECK_DATABASE_URL": postgres_url,
+        "TURNCHECK_CHECKS": str(s.checks[0]),
+        "TURNCHECK_TOPIC_TURNS": s.topic_turns,
+        "TURNCHECK_TOPIC_EVENTS": s.topic_events,
+        "TURNCHECK_TOPIC_DLQ": s.topic_dlq,
+        "TURNCHECK_GROUP_ID": s.group_id,
+        "TURNCHECK_INSTANCE_ID": "worker-0",
+        "TURNCHECK_SESSION_TIMEOUT_MS": "45000",
+    }
+
+    async def start() -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "turncheck.worker",
+            "run",
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+
+    await backend.produce(s.topic_turns, turns(6, "a"))
+    first = await start()
+    try:
+        await wait_for(lambda: _committed(kafka_bootstrap, s, 6), timeout_s=60)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+    await backend.produce(s.topic_turns, turns(6, "b"))
+    restarted_at = asyncio.get_running_loop().time()
+    second = await start()
+    try:
+        await wait_for(lambda: _committed(kafka_bootstrap, s, 12), timeout_s=60)
+        took_s = asyncio.get_running_loop().time() - restarted_at
+    finally:
+        second.send_signal(signal.SIGTERM)
+        await second.wait()
+    assert took_s < 25, f"took {took_s:.1f} s; the session timeout is 45 s"
+    assert (await count_results(check))[0] == 24
+    events = await backend.read(s.topic_events, 5, timeout_s=5)
+    assert len({json.loads(e.value or b"{}")["id"] for e in events}) == 4
+    await check.close()
