@@ -3,6 +3,8 @@
 import json
 from datetime import timedelta
 
+import pytest
+
 from tests.factories import FIXED_NOW, make_turn
 from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
 from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
@@ -141,3 +143,27 @@ async def test_overdue_judgements_are_found_by_their_deadline(store: Store) -> N
     [(item, expires)] = await store.writer.overdue_judgements(FIXED_NOW + timedelta(seconds=1))
     assert item == late
     assert expires == ref.created_at + RETENTION
+
+
+async def test_a_turn_twice_in_one_batch_is_stored_and_counted_once(store: Store) -> None:
+    """A retrying producer can put one turn in a batch twice: one result, one count, one event."""
+    report = await store.writer.save(batch("t-1", "t-1", "t-2"), FIXED_NOW)
+    assert report.new_results == 6
+    [rate_b] = await store.queries.pass_rates(check="b")
+    assert (rate_b.failed, rate_b.total) == (2, 2)
+    assert len(await store.outbox.pending_events(100)) == 4
+
+
+async def test_a_refused_statement_names_no_value_of_the_turn(store: Store) -> None:
+    """Engines hide parameters: an error that reaches a log carries no text of the turn."""
+    if store.database.dialect == "sqlite":
+        pytest.skip("SQLite does not enforce column lengths")
+    version_too_long = "SECRET-VALUE-" + "x" * 300
+    refused = TurnResults(
+        TurnRef("t-1", None, None, "support-bot", version_too_long, FIXED_NOW),
+        [result("a", Verdict.PASSED)],
+        RETENTION,
+    )
+    with pytest.raises(Exception) as caught:
+        await store.writer.save([refused], FIXED_NOW)
+    assert "SECRET-VALUE" not in str(caught.value)
