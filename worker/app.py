@@ -25,6 +25,9 @@ from turncheck.worker.settings import Settings
 from turncheck.worker.store import SqlStore, create_engine
 
 log = logging.getLogger(__name__)
+# FastStream's default loggers have coloured handlers of their own (one on stdout) and do
+# not propagate; a logger of ours sends its lines through the one handler worker/logs.py sets.
+broker_log = logging.getLogger("turncheck.worker.broker")
 
 
 def utc_now() -> datetime:
@@ -119,6 +122,7 @@ def build_worker(
         settings.kafka_bootstrap,
         client_id="turncheck",
         graceful_timeout=settings.shutdown_timeout_s,
+        logger=broker_log,
     )
     pipeline = build_pipeline(
         settings, checks, store, KafkaDeadLetter(broker, settings.topic_dlq), clock, judging
@@ -131,7 +135,7 @@ def build_worker(
         max_records=settings.batch_max_records,
         batch_timeout_ms=settings.batch_timeout_ms,
     )
-    app = FastStream(broker)
+    app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
 
@@ -194,7 +198,9 @@ async def replay(
         # A file has no deadline to keep: wait for every judgement it asked for.
         await settle_judging(judging, client, settings.judge_deadline_s + 5)
         if settings.kafka_bootstrap:
-            broker = KafkaBroker(settings.kafka_bootstrap, client_id="turncheck-replay")
+            broker = KafkaBroker(
+                settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
+            )
             async with broker:
                 await drain(store, kafka_sender(broker), utc_now)
     finally:
