@@ -7,11 +7,26 @@ so producers can add fields without breaking turncheck.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 TURN_SCHEMA = "turn.stored/v1"
+
+# The store keeps these ids in columns of bounded length (worker/store/tables.py), and
+# PostgreSQL text cannot hold NUL. A turn whose id breaks either would fail its INSERT on
+# every redelivery, so the contract refuses it at decode: it goes to the dead-letter topic.
+STORED_ID_MAX_CHARS = 200
+AGENT_VERSION_MAX_CHARS = 64
+NO_NUL = r"^[^\x00]*$"
+
+StoredId = Annotated[str, Field(max_length=STORED_ID_MAX_CHARS, pattern=NO_NUL)]
+# An integer version fits a signed 64-bit integer in any producer's language, and its
+# text (at most 20 characters) fits the column.
+AgentVersion = (
+    Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+    | Annotated[str, Field(max_length=AGENT_VERSION_MAX_CHARS, pattern=NO_NUL)]
+)
 
 
 class _Open(BaseModel):
@@ -19,8 +34,8 @@ class _Open(BaseModel):
 
 
 class Agent(_Open):
-    id: str = Field(min_length=1)
-    version: int | str
+    id: StoredId = Field(min_length=1)
+    version: AgentVersion
     model: str | None = Field(
         default=None, description="The model that wrote the turn; `router:...` names a router."
     )
@@ -90,9 +105,9 @@ class Turn(_Open):
     """One finished turn of a chat agent, as the platform stored it."""
 
     schema_: Literal["turn.stored/v1"] = Field(alias="schema")
-    turn_id: str = Field(min_length=1, max_length=200, description="Unique; the idempotency key.")
-    thread_id: str | None = None
-    person_id: str | None = None
+    turn_id: StoredId = Field(min_length=1, description="Unique; the idempotency key.")
+    thread_id: StoredId | None = None
+    person_id: StoredId | None = None
     agent: Agent
     created_at: AwareDatetime = Field(description="When the turn ended; retention counts from it.")
     channel: Literal["web", "widget", "sms", "voice", "api"] | None = None

@@ -25,6 +25,9 @@ from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 
 log = logging.getLogger(__name__)
+# FastStream's default loggers have coloured handlers of their own (one on stdout) and do
+# not propagate; a logger of ours sends its lines through the one handler worker/logs.py sets.
+broker_log = logging.getLogger("turncheck.worker.broker")
 
 
 def utc_now() -> datetime:
@@ -119,6 +122,7 @@ def build_worker(
         settings.kafka_bootstrap,
         client_id="turncheck",
         graceful_timeout=settings.shutdown_timeout_s,
+        logger=broker_log,
     )
     dead_letter = KafkaDeadLetter(broker, settings.kafka_bootstrap, settings.topic_dlq)
     pipeline = build_pipeline(settings, checks, store, dead_letter, clock, judging)
@@ -132,7 +136,7 @@ def build_worker(
         group_instance_id=settings.instance_id,
         session_timeout_ms=settings.session_timeout_ms,
     )
-    app = FastStream(broker)
+    app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
 
@@ -202,7 +206,9 @@ async def replay(
         # ends within its deadline once a worker takes it up, so this ends too.
         await settle_judging(judging, client, None)
         if settings.kafka_bootstrap:
-            broker = KafkaBroker(settings.kafka_bootstrap, client_id="turncheck-replay")
+            broker = KafkaBroker(
+                settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
+            )
             async with broker:
                 await drain(store.outbox, kafka_sender(broker), utc_now)
     finally:

@@ -1,13 +1,14 @@
-"""The ``turncheck`` command line."""
+"""The ``turncheck`` command line. Each command runs its start-up steps first
+(``worker/startup.py``); ``worker/exits.py`` prints any refusal as one line and exits."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import re
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime
+from importlib.metadata import version as installed_version
 from pathlib import Path
 from typing import Annotated
 
@@ -15,72 +16,71 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from turncheck.worker import report
+from turncheck.worker import exits, report, startup
 from turncheck.worker.app import build_worker, judge_client, open_store, replay, utc_now
 from turncheck.worker.checks import CheckSet, load_checks
-from turncheck.worker.errors import CheckDefinitionError, JudgeConfigError
 from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.preflight import database_errors
 from turncheck.worker.settings import Settings
-from turncheck.worker.store.migrate import migrate as run_migrations
 
 app = typer.Typer(
     help="Hold every stored turn of a chat agent to its checks, after the fact.",
     no_args_is_help=True,
     add_completion=False,
+    # Plain help shows a flag as a flag ("--json", not "--json <bool>") and a usage error as
+    # text, not a panel. A bug's traceback leaves out locals: they may hold a turn or a URL.
+    rich_markup_mode=None,
+    pretty_exceptions_show_locals=False,
 )
 err = Console(stderr=True)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
-def _settings() -> Settings:
-    return Settings()
+def _print_version(show: bool) -> None:
+    if show:
+        print(f"turncheck {installed_version('turncheck')}")
+        raise typer.Exit()
 
 
-def _checks(settings: Settings, override: Path | None = None) -> CheckSet:
-    try:
-        return load_checks([override] if override else settings.checks)
-    except CheckDefinitionError as exc:
-        err.print(f"[red]invalid checks:[/red] {exc}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-
-
-def _judge_client(settings: Settings) -> HttpJudgeClient:
-    try:
-        return judge_client(settings)
-    except JudgeConfigError as exc:
-        err.print(f"[red]invalid judges:[/red] {exc}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
-
-
-def _embedded_schema(settings: Settings) -> None:
-    """The embedded SQLite store sets itself up; a server database is migrated on purpose."""
-    if settings.embedded:
-        run_migrations(settings.database_url)
-
-
-def _logging(level: int = logging.INFO) -> None:
-    logging.basicConfig(
-        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s %(message)s"
-    )
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Options before the command; the help shown is the app's own."""
 
 
 @app.command()
 def migrate() -> None:
-    """Create or upgrade the database schema (TURNCHECK_DATABASE_URL)."""
-    settings = _settings()
-    run_migrations(settings.database_url)
+    """Create or upgrade the database schema.
+
+    The database is TURNCHECK_DATABASE_URL; run this before starting workers on PostgreSQL.
+    """
+    settings = startup.settings()
+    startup.reach(settings)
+    startup.migrate(settings)
     err.print("database is up to date")
 
 
 @app.command()
 def run() -> None:
-    """Run the worker: consume Kafka when TURNCHECK_KAFKA_BOOTSTRAP is set, else the turns file."""
-    settings = _settings()
-    _logging()
-    checks = _checks(settings)
-    _judge_client(settings)  # refuse bad judge settings at start, not on the first turn
-    _embedded_schema(settings)
+    """Run the worker on Kafka, or on the turns file without it.
+
+    With TURNCHECK_KAFKA_BOOTSTRAP set it consumes until SIGTERM or SIGINT; without it, it
+    processes TURNCHECK_TURNS_FILE and exits.
+    """
+    settings = startup.settings(logging.INFO)
+    checks = load_checks(settings.checks)
+    judge_client(settings)  # refuse bad judge settings at start, not on the first turn
+    if not settings.kafka_bootstrap:
+        startup.require_readable(settings.turns_file)
+    startup.reach(settings, broker=True)
+    startup.embedded_schema(settings)
     if settings.kafka_bootstrap:
         asyncio.run(build_worker(settings, checks=checks).run())
         return
@@ -91,19 +91,17 @@ def run() -> None:
 def replay_command(
     file: Annotated[Path, typer.Argument(help="JSON Lines of turns ('-' for standard input).")],
 ) -> None:
-    """Process a file of turns into the store, exactly as the consumer would."""
-    settings = _settings()
-    _logging(logging.WARNING)
-    checks = _checks(settings)
-    _judge_client(settings)
-    _embedded_schema(settings)
+    """Process a file of turns into the store, as the consumer would."""
+    settings = startup.settings()
+    checks = load_checks(settings.checks)
+    judge_client(settings)
+    startup.require_readable(file)
+    startup.reach(settings, broker=True)  # with a broker set, replay sends its events too
+    startup.embedded_schema(settings)
     _replay(settings, checks, file)
 
 
 def _replay(settings: Settings, checks: CheckSet, file: Path) -> None:
-    if str(file) != "-" and not file.exists():
-        err.print(f"[red]no such file:[/red] {file}")
-        raise typer.Exit(2)
     if sys.stderr.isatty() and str(file) != "-":
         total = sum(1 for line in file.open("rb") if line.strip())
         columns = (TextColumn("turns"), BarColumn(), MofNCompleteColumn())
@@ -127,7 +125,7 @@ def _replay(settings: Settings, checks: CheckSet, file: Path) -> None:
         highlight=False,
     )
     if totals.rejected:
-        raise typer.Exit(1)
+        raise typer.Exit(exits.REJECTED)
 
 
 @app.command()
@@ -136,15 +134,16 @@ def check(
         Path | None, typer.Option("--checks", help="A check file; default: TURNCHECK_CHECKS.")
     ] = None,
 ) -> None:
-    """Read turns (JSON Lines) on standard input and print each turn's results; store nothing.
+    """Print the results of turns read on stdin; store nothing.
 
-    Judged checks run on every turn (no sample) when judges are configured.
+    Reads JSON Lines on standard input and prints one JSON line per turn. Judged checks run
+    on every turn (no sample) when judges are configured.
     """
-    settings = _settings()
-    checks = _checks(settings, checks_file)
-    client = _judge_client(settings)
+    settings = startup.settings()
+    checks = load_checks([checks_file] if checks_file else settings.checks)
+    client = judge_client(settings)
     if asyncio.run(_check_lines(settings, checks, client)):
-        raise typer.Exit(1)
+        raise typer.Exit(exits.REJECTED)
 
 
 async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeClient) -> int:
@@ -187,17 +186,20 @@ def results(
     turn_id: Annotated[str, typer.Argument(help="The turn's id.")],
     as_json: JsonOption = False,
 ) -> None:
-    """Show the stored results of one turn."""
-    settings = _settings()
-    _embedded_schema(settings)
-    found = asyncio.run(_results(settings, turn_id))
+    """Show the stored results of one turn (exit 1 when it has none)."""
+    settings = startup.settings()
+    startup.reach(settings)
+    startup.embedded_schema(settings)
+    with database_errors(settings.database_url):
+        found = asyncio.run(_results(settings, turn_id))
     if as_json:
         print(json.dumps([r.as_dict() for r in found], indent=2))
-    elif not found:
-        err.print(f"no results for turn {turn_id}", highlight=False)
-        raise typer.Exit(1)
-    else:
+    elif found:
         Console().print(report.results_table(found))
+    else:
+        err.print(f"no results for turn {turn_id}", highlight=False)
+    if not found:
+        raise typer.Exit(exits.REJECTED)
 
 
 async def _results(settings: Settings, turn_id: str) -> list[report.StoredResult]:
@@ -206,19 +208,6 @@ async def _results(settings: Settings, turn_id: str) -> list[report.StoredResult
         return await store.queries.results_for_turn(turn_id)
     finally:
         await store.close()
-
-
-def parse_since(text: str, now: datetime) -> datetime:
-    """``7d``, ``12h``, ``30m``, ``2w`` back from now, or an ISO date or time."""
-    match = re.fullmatch(r"(\d+)([mhdw])", text.strip())
-    if match:
-        unit = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[match[2]]
-        return now - timedelta(**{unit: int(match[1])})
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter("use 7d, 12h, 30m, 2w or an ISO date") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=now.tzinfo)
 
 
 @app.command("pass-rates")
@@ -230,11 +219,13 @@ def pass_rates(
     ] = "7d",
     as_json: JsonOption = False,
 ) -> None:
-    """Show each check's pass rate from its passed, failed and errored counts."""
-    settings = _settings()
-    _embedded_schema(settings)
-    start = parse_since(since, utc_now())
-    rows = asyncio.run(_pass_rates(settings, start, check, agent))
+    """Show each check's pass rate and its counts."""
+    settings = startup.settings()
+    start = startup.parse_since(since, utc_now())
+    startup.reach(settings)
+    startup.embedded_schema(settings)
+    with database_errors(settings.database_url):
+        rows = asyncio.run(_pass_rates(settings, start, check, agent))
     if as_json:
         print(
             json.dumps({"since": start.isoformat(), "rates": [r.as_dict() for r in rows]}, indent=2)
@@ -254,4 +245,4 @@ async def _pass_rates(
 
 
 def main() -> None:
-    app()
+    exits.run_command_line(app, err)

@@ -1,11 +1,12 @@
 """turncheck's errors, one root, one module.
 
     TurncheckError
-    ├── ConfigurationError      refused at start; the command exits 2
+    ├── ConfigurationError      a setting, an argument or a file is wrong: refused at start, exit 2
     │   ├── CheckDefinitionError    a check file is wrong (file, line, check, field)
     │   ├── JudgeConfigError        TURNCHECK_JUDGES is wrong
     │   └── PromptError             a judged check's template cannot be built
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
+    ├── ServiceUnavailable      the database or the broker does not answer at start; exit 3
     ├── StoreUnavailable        the database is out of reach: consuming pauses, nothing committed
     └── JudgeError              the judge gave no usable answer: the result is errored
         ├── JudgeUnavailable        timeouts, connection errors, 5xx, 429 past the deadline
@@ -13,7 +14,8 @@
 
 Foreign errors (SQLAlchemy, aiokafka, httpx, pydantic) are translated where
 they enter. Every message here is safe to log or store: it names fields,
-hosts and causes, never text of a turn, a prompt or a reply.
+hosts and causes, never a password or text of a turn, a prompt or a reply.
+The command line's exit codes are in ``worker/exits.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ class TurncheckError(Exception):
 
 
 class ConfigurationError(TurncheckError):
-    pass
+    """The message names the setting (``TURNCHECK_*``), the argument or the file at fault."""
 
 
 class CheckDefinitionError(ConfigurationError):
@@ -65,6 +67,15 @@ class InvalidTurn(TurncheckError):
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
+
+
+class ServiceUnavailable(TurncheckError):
+    """``location`` is host:port or a file, never a URL with its password; ``cause`` is a few
+    words built from the foreign error's type, e.g. "connection refused"."""
+
+    def __init__(self, service: str, location: str, cause: str) -> None:
+        self.service, self.location, self.cause = service, location, cause
+        super().__init__(f"{service} at {location} is unavailable: {cause}")
 
 
 class StoreUnavailable(TurncheckError):

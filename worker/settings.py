@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from turncheck.worker.errors import ConfigurationError
+
+ENV_PREFIX = "TURNCHECK_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./.turncheck/turncheck.db"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TURNCHECK_", frozen=True)
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True)
 
     database_url: str = DEFAULT_DATABASE_URL
     kafka_bootstrap: str | None = Field(
@@ -63,6 +66,9 @@ class Settings(BaseSettings):
     judge_deadline_s: float = Field(
         default=120.0, gt=0, description="How long one judgement may take, retries included."
     )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="`json`: every log line is one JSON object."
+    )
 
     @field_validator("checks", mode="before")
     @classmethod
@@ -78,3 +84,16 @@ class Settings(BaseSettings):
     @property
     def embedded(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+def load_settings() -> Settings:
+    """Settings from the environment. A bad value raises ``ConfigurationError`` naming its
+    variable and what is wrong, never the value (it may be a URL with a password)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = [
+            f"{ENV_PREFIX}{str(error['loc'][0]).upper()}: {error['msg']}"
+            for error in exc.errors(include_input=False, include_url=False)
+        ]
+        raise ConfigurationError("invalid setting " + "; ".join(problems)) from None
