@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import uuid
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,15 @@ def service(variable: str) -> str:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ code that says whose move it is (2: fix a setting or argument, 3: a service is d
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 from pathlib import Path
 
@@ -15,15 +14,6 @@ from tests.conftest import service
 from tests.test_cli import ROOT, turncheck
 
 PASSWORD = "s3cret-pw"
-
-
-@pytest.fixture
-def closed_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (it was free a moment ago)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 @pytest.fixture

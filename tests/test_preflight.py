@@ -24,15 +24,6 @@ from turncheck.worker.preflight import (
 
 
 @pytest.fixture
-def closed_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (it was free a moment ago)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
-@pytest.fixture
 def not_kafka() -> Iterator[int]:
     """A port that accepts connections and says nothing, as a database's port would."""
     with socket.socket() as listener:

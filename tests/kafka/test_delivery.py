@@ -181,30 +181,37 @@ async def test_a_database_outage_pauses_consuming_and_loses_nothing(
     await check.close()
 
 
-async def test_sigterm_finishes_in_hand_work_commits_and_exits(
-    kafka_bootstrap: str, postgres_url: str, tmp_path: Path
-) -> None:
-    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
-    env = {
-        **os.environ,
-        "TURNCHECK_KAFKA_BOOTSTRAP": kafka_bootstrap,
-        "TURNCHECK_DATABASE_URL": postgres_url,
-        "TURNCHECK_CHECKS": str(s.checks[0]),
-        "TURNCHECK_TOPIC_TURNS": s.topic_turns,
-        "TURNCHECK_TOPIC_EVENTS": s.topic_events,
-        "TURNCHECK_TOPIC_DLQ": s.topic_dlq,
-        "TURNCHECK_GROUP_ID": s.group_id,
-    }
-    await backend.produce(s.topic_turns, turns(30))
-    process = await asyncio.create_subprocess_exec(
+async def start_worker_process(
+    s: Settings, postgres_url: str, stderr: int = asyncio.subprocess.PIPE, **env: str
+) -> asyncio.subprocess.Process:
+    """``turncheck run`` as its own process, on the settings' broker, topics and group."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "turncheck.worker",
         "run",
-        env=env,
+        env={
+            **os.environ,
+            "TURNCHECK_KAFKA_BOOTSTRAP": s.kafka_bootstrap or "",
+            "TURNCHECK_DATABASE_URL": postgres_url,
+            "TURNCHECK_CHECKS": str(s.checks[0]),
+            "TURNCHECK_TOPIC_TURNS": s.topic_turns,
+            "TURNCHECK_TOPIC_EVENTS": s.topic_events,
+            "TURNCHECK_TOPIC_DLQ": s.topic_dlq,
+            "TURNCHECK_GROUP_ID": s.group_id,
+            **env,
+        },
         stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
+        stderr=stderr,
     )
+
+
+async def test_sigterm_finishes_in_hand_work_commits_and_exits(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path
+) -> None:
+    s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
+    await backend.produce(s.topic_turns, turns(30))
+    process = await start_worker_process(s, postgres_url)
     try:
         await wait_for(lambda: _committed(kafka_bootstrap, s, 30), timeout_s=60)
         process.send_signal(signal.SIGTERM)

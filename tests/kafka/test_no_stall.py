@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.factories import turn_bytes
-from tests.kafka.test_delivery import _committed, count_results, prepared, turns
+from tests.kafka.test_delivery import (
+    _committed,
+    count_results,
+    prepared,
+    start_worker_process,
+    turns,
+)
 from tests.kafka.test_worker_contract import wait_for
 from tests.test_pipeline import EVERY_DETECTOR_AND_FACTS
 from turncheck.worker.app import build_worker
@@ -89,28 +93,14 @@ async def test_a_restarted_static_member_gets_its_partitions_back_at_once(
     """Killed without leaving the group and started again under the same instance id,
     the worker consumes well before the group would have given up on the dead one."""
     s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
-    env = {
-        **os.environ,
-        "TURNCHECK_KAFKA_BOOTSTRAP": kafka_bootstrap,
-        "TURNCHECK_DATABASE_URL": postgres_url,
-        "TURNCHECK_CHECKS": str(s.checks[0]),
-        "TURNCHECK_TOPIC_TURNS": s.topic_turns,
-        "TURNCHECK_TOPIC_EVENTS": s.topic_events,
-        "TURNCHECK_TOPIC_DLQ": s.topic_dlq,
-        "TURNCHECK_GROUP_ID": s.group_id,
-        "TURNCHECK_INSTANCE_ID": "worker-0",
-        "TURNCHECK_SESSION_TIMEOUT_MS": "45000",
-    }
 
     async def start() -> asyncio.subprocess.Process:
-        return await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "turncheck.worker",
-            "run",
-            env=env,
-            stdout=asyncio.subprocess.DEVNULL,
+        return await start_worker_process(
+            s,
+            postgres_url,
             stderr=asyncio.subprocess.DEVNULL,
+            TURNCHECK_INSTANCE_ID="worker-0",
+            TURNCHECK_SESSION_TIMEOUT_MS="45000",
         )
 
     await backend.produce(s.topic_turns, turns(6, "a"))
