@@ -18,7 +18,7 @@ from turncheck.worker.evaluate import warm_up
 from turncheck.worker.judge.config import load_judges
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
-from turncheck.worker.outbox import Send, drain, run_outbox
+from turncheck.worker.outbox import OutboxPolicy, Send, drain, run_outbox
 from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
 from turncheck.worker.replay import ReplayTotals, replay_file
 from turncheck.worker.settings import Settings
@@ -94,6 +94,17 @@ async def settle_judging(
     await client.aclose()
 
 
+def outbox_policy(settings: Settings) -> OutboxPolicy:
+    return OutboxPolicy(
+        round_max_events=settings.outbox_round_max_events,
+        max_in_flight=settings.outbox_max_in_flight,
+        lease_s=settings.outbox_lease_s,
+        retry_first_s=settings.outbox_retry_first_s,
+        retry_max_s=settings.outbox_retry_max_s,
+        keep_sent_s=settings.outbox_keep_sent_s,
+    )
+
+
 def kafka_sender(broker: KafkaBroker) -> Send:
     async def send(topic: str, key: str, payload: bytes) -> None:
         await broker.publish(
@@ -138,6 +149,7 @@ def build_worker(
     )
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
+    publishing = outbox_policy(settings)
     tasks: list[asyncio.Task[None]] = []
 
     @app.after_startup
@@ -152,7 +164,7 @@ def build_worker(
             client.open()
             judging.runner.start()
         sender = run_outbox(
-            store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop
+            store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
         )
         tasks.append(asyncio.create_task(sender))
 
@@ -165,7 +177,7 @@ def build_worker(
         await settle_judging(judging, client, settings.shutdown_timeout_s)
         stop.set()
         await asyncio.gather(*tasks)
-        await drain(store.outbox, kafka_sender(broker), clock)
+        await drain(store.outbox, kafka_sender(broker), clock, publishing)
 
     @app.after_shutdown
     async def close_store() -> None:
@@ -210,7 +222,7 @@ async def replay(
                 settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
             )
             async with broker:
-                await drain(store.outbox, kafka_sender(broker), utc_now)
+                await drain(store.outbox, kafka_sender(broker), utc_now, outbox_policy(settings))
     finally:
         await store.close()
     return totals

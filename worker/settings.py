@@ -45,6 +45,23 @@ class Settings(BaseSettings):
     batch_max_records: int = Field(default=500, ge=1)
     batch_timeout_ms: int = Field(default=200, ge=1)
     outbox_interval_s: float = Field(default=1.0, gt=0)
+    outbox_round_max_events: int = Field(
+        default=500, ge=1, description="Events one publisher claims at a time."
+    )
+    outbox_max_in_flight: int = Field(
+        default=100, ge=1, le=10_000, description="Sends awaiting the broker at once."
+    )
+    outbox_lease_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="How long claimed events are reserved to a publisher; past it, another "
+        "replica may send them. More than twice the broker client's send timeout.",
+    )
+    outbox_retry_first_s: float = Field(default=1.0, gt=0)
+    outbox_retry_max_s: float = Field(default=300.0, gt=0)
+    outbox_keep_sent_s: float = Field(
+        default=86_400.0, ge=0, description="How long sent events stay in the outbox."
+    )
     store_retry_max_s: float = Field(default=30.0, gt=0)
     store_attempts: int = Field(
         default=3,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from turncheck.worker.store.database import Database, create_engine
-from turncheck.worker.store.outbox import OutboxTable
+from turncheck.worker.store.outbox import FailedSend, OutboxTable
 from turncheck.worker.store.queries import Queries
 from turncheck.worker.store.views import PassRate, PendingEvent, StoredResult
 from turncheck.worker.store.writer import ResultWriter
@@ -42,6 +42,7 @@ class Store:
 
 __all__ = [
     "Database",
+    "FailedSend",
     "OutboxTable",
     "PassRate",
     "PendingEvent",

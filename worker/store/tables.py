@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 
 
@@ -121,5 +122,19 @@ outbox = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("sent_at", UTCDateTime, nullable=True),
     Column("attempts", Integer, nullable=False, server_default="0"),
+    # A lease: the publisher ``claimed_by`` sends the row until ``claimed_until``;
+    # past it, the publisher is presumed dead and another may claim the row.
+    Column("claimed_by", String(100), nullable=True),
+    Column("claimed_until", UTCDateTime, nullable=True),
+    # Set after a failed send (backoff); null means "as soon as possible".
+    Column("next_attempt_at", UTCDateTime, nullable=True),
+    Column("last_error", String(100), nullable=True),
     Index("ix_outbox_sent_at", "sent_at"),
+    # Claims walk the unsent rows oldest first; sent rows (kept a day) stay out of it.
+    Index(
+        "ix_outbox_unsent",
+        "id",
+        postgresql_where=text("sent_at IS NULL"),
+        sqlite_where=text("sent_at IS NULL"),
+    ),
 )

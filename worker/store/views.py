@@ -98,3 +98,5 @@ class PendingEvent:
     topic: str
     key: str
     payload: str
+    attempts: int = 0
+    """Failed sends so far."""
