@@ -25,12 +25,12 @@ from pathlib import Path
 
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from faststream.kafka import KafkaBroker
-from sqlalchemy import make_url, update
+from sqlalchemy import update
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import _admin  # noqa: E402
+from tests.conftest import scratch_database  # noqa: E402
 from tests.store.outbox_rows import add_events  # noqa: E402
 from turncheck.worker.app import kafka_sender, utc_now  # noqa: E402
 from turncheck.worker.outbox import OutboxPolicy, Send, drain  # noqa: E402
@@ -72,14 +72,12 @@ async def main() -> None:
     bootstrap = os.environ["TURNCHECK_TEST_KAFKA_BOOTSTRAP"]
     server = os.environ["TURNCHECK_TEST_DATABASE_URL"]
     uid = uuid.uuid4().hex[:8]
-    name, topic = f"turncheck_bench_{uid}", f"bench-events-{uid}"
+    topic = f"bench-events-{uid}"
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await admin.start()
     await admin.create_topics([NewTopic(topic, 3, 1)])
     await admin.close()
-    await _admin(server, f'CREATE DATABASE "{name}"')
-    url = make_url(server).set(database=name).render_as_string(hide_password=False)
-    try:
+    async with scratch_database(server, "turncheck_bench") as url:
         await asyncio.to_thread(migrate, url)
         store = Store.open(url, events_topic=topic)
         await add_events(store, count, topic=topic, now=datetime.now(UTC))
@@ -91,8 +89,6 @@ async def main() -> None:
             single = await timed(store, count, lambda: drain(store.outbox, send, utc_now, one))
             after = await timed(store, count, lambda: drain(store.outbox, send, utc_now))
         await store.close()
-    finally:
-        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     print(f"events: {count}, one publisher, PostgreSQL, topic of 3 partitions")
     print(f"before (one send at a time, marked per round): {before:8.0f} events/s")
     print(f"claiming, 1 in flight (marked per ack):        {single:8.0f} events/s")

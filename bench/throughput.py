@@ -26,7 +26,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import fresh_store  # noqa: E402
+from tests.conftest import fresh_store, scratch_database  # noqa: E402
 from tests.kafka.test_delivery import committed_offsets  # noqa: E402
 from turncheck.worker.app import build_worker, replay  # noqa: E402
 from turncheck.worker.settings import Settings  # noqa: E402
@@ -154,7 +154,8 @@ async def main() -> None:
     topic = f"bench-turns-{uuid.uuid4().hex[:8]}"
     await produce(bootstrap, topic, turns)
     raw_tps = await bench_raw(bootstrap, topic, count)
-    worker_tps = await bench_worker(bootstrap, database_url, topic, count)
+    async with scratch_database(database_url, "turncheck_bench") as scratch_url:
+        worker_tps = await bench_worker(bootstrap, scratch_url, topic, count)
     print(f"turns: {count} (6 rule checks each, {count // 10} failing)")
     print(f"replay on SQLite:            {replay_tps:9.0f} turns/s")
     print(f"raw aiokafka consume+decode: {raw_tps:9.0f} turns/s")

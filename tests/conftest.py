@@ -13,6 +13,7 @@ import socket
 import uuid
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,17 @@ async def _admin(server: str, statement: str) -> None:
         await conn.execute(statement)
     finally:
         await conn.close()
+
+
+@asynccontextmanager
+async def scratch_database(server: str, prefix: str) -> AsyncIterator[str]:
+    """A database of its own on ``server``'s PostgreSQL, dropped afterwards (benchmarks)."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    await _admin(server, f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")
