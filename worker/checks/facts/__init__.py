@@ -64,7 +64,7 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         budget.check()
-        answer = normalize(turn.output.text)
+        answer = normalize(turn.output.text, budget)
         facts = [f for f in extract_facts(answer.text) if f.kind in kinds]
         if not facts:
             return PASSED
