@@ -76,12 +76,15 @@ def finditer(
     pattern), so a ``regex`` pattern always runs under the timeout.
     """
     end = len(text) if endpos is None else min(endpos, len(text))
-    if isinstance(pattern, re.Pattern):
-        if end - pos <= LONG_TEXT_CHARS:
-            return pattern.finditer(text, pos, end)
-        return _windowed(pattern, text, budget, pos, end)
     if end - pos <= LONG_TEXT_CHARS and not runaway:
-        return pattern.finditer(text, pos, end)
+        # The plain scan, called as plainly as it can be: this is every ordinary turn.
+        return (
+            pattern.finditer(text)
+            if end == len(text) and not pos
+            else pattern.finditer(text, pos, end)
+        )
+    if isinstance(pattern, re.Pattern):
+        return _windowed(pattern, text, budget, pos, end)
     return _timed(pattern, text, budget, pos, end)
 
 
