@@ -28,3 +28,14 @@ def test_sleeping_does_not_spend_the_budget() -> None:
     budget = Budget.of_ms(5)
     time.sleep(0.02)
     budget.check()
+
+
+def test_a_capped_budget_ends_at_the_sooner_of_the_two() -> None:
+    """A pattern's own limit shortens the turn's budget, and never lengthens it."""
+    now = [0.0]
+    turn = Budget(deadline_s=1.0, clock=lambda: now[0])
+    assert turn.capped_ms(200).remaining_s() == pytest.approx(0.2)
+    assert turn.capped_ms(5_000).remaining_s() == pytest.approx(1.0)
+    now[0] = 0.5
+    with pytest.raises(BudgetSpent):
+        turn.capped_ms(0).check()

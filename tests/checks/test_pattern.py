@@ -104,3 +104,38 @@ def test_full_width_digits_and_zero_width_spaces_cannot_hide_a_match(tmp_path: P
     assert result.verdict is Verdict.FAILED
     [span] = result.spans
     assert text[span.start : span.end] == "TCK-\uff10\uff10\u200b4211"
+
+
+def test_the_card_checksum_reads_a_megabyte_match_in_time(tmp_path: Path) -> None:
+    """The checksum is counted in C: a match of a million digits costs no stall."""
+    check = "  - {name: cards, kind: pattern, pattern: '[0-9 ]+', luhn: true, timeout_ms: 1000}\n"
+    zeros = "0" * 1_000_000  # leading zeros keep the checksum
+    card = run_one(tmp_path, check, output=zeros + "4111 1111 1111 1111")
+    assert card.verdict is Verdict.FAILED
+    not_a_card = run_one(tmp_path, check, output=zeros + "4111 1111 1111 1112")
+    assert not_a_card.verdict is Verdict.PASSED
+
+
+def test_a_pattern_matching_a_million_times_errs_within_its_limit(tmp_path: Path) -> None:
+    """Every match takes time too: the limit is checked between them, not only in the engine."""
+    checks = check_set(
+        tmp_path,
+        "agent: support-bot\nchecks:\n"
+        "  - {name: digits, kind: pattern, pattern: '[0-9]', timeout_ms: 20}\n",
+    )
+    # A turn's budget far beyond the pattern's limit: only the limit can end this one.
+    [result] = evaluate(make_turn(output="1" * 1_000_000), checks, budget_ms=10_000)
+    assert result.verdict is Verdict.ERRORED
+    assert result.reason == "The pattern ran past its time limit of 20 ms."
+
+
+def test_when_the_turn_budget_runs_out_first_the_result_says_so(tmp_path: Path) -> None:
+    """A pattern's own limit longer than what is left of the turn's budget: the budget's reason."""
+    checks = check_set(
+        tmp_path,
+        "agent: support-bot\nchecks:\n"
+        "  - {name: digits, kind: pattern, pattern: '[0-9]', timeout_ms: 10000}\n",
+    )
+    [result] = evaluate(make_turn(output="1" * 1_000_000), checks, budget_ms=20)
+    assert result.verdict is Verdict.ERRORED
+    assert result.reason == "The turn's time budget for rule checks was spent."

@@ -50,6 +50,16 @@ class Budget:
     def unlimited(cls) -> Budget:
         return cls(INFINITY)
 
+    def capped_ms(self, limit_ms: float) -> Budget:
+        """This budget, ending ``limit_ms`` from now if that comes first (a pattern's own limit)."""
+        own = Budget.of_ms(limit_ms, self.clock)
+        return Budget(
+            min(self.deadline_s, own.deadline_s),
+            self.clock,
+            self.cpu_clock or own.cpu_clock,
+            min(self.cpu_deadline_s, own.cpu_deadline_s),
+        )
+
     def remaining_s(self) -> float:
         wall = self.deadline_s - self.clock()
         if self.cpu_clock is None or wall > 0:

@@ -12,6 +12,7 @@ import regex
 
 from turncheck.schemas.checkfile import DoesNotContainCheck
 from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import fold
@@ -22,7 +23,8 @@ REASON = "The text contains a banned phrase."
 
 def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
     parts = []
-    for phrase in sorted({fold(p).text.strip() for p in phrases}, key=len, reverse=True):
+    folded = {fold(p, Budget.unlimited()).text.strip() for p in phrases}
+    for phrase in sorted(folded, key=len, reverse=True):
         body = r"\s+".join(regex.escape(word) for word in phrase.split())
         # Boundaries only where the phrase itself starts or ends with a word
         # character: "C++" must still match before a space.
@@ -40,8 +42,8 @@ def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn, Budget], O
         spans: list[Span] = []
         for field, text in stage_texts(turn, stage, with_rounds=True):
             budget.check()
-            folded = fold(text)
-            for match in phrases.finditer(folded.text):
+            folded = fold(text, budget)
+            for match in scan.finditer(phrases, folded.text, budget):
                 start, end = folded.span(match.start(), match.end())
                 spans.append(Span(field, start, end, "phrase"))
         if spans:

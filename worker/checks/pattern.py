@@ -4,8 +4,9 @@ The pattern reads the text normalised (NFKC, invisible characters removed), so
 full-width digits and zero-width spaces cannot hide a match; spans point into
 the text as stored. A match may be narrowed by context keywords (whole words within a window of
 characters around it) and by the card checksum. The pattern runs under a time
-limit: a pattern that runs away leaves the result ``errored``, never a hung
-worker.
+limit, its own ``timeout_ms`` or what is left of the turn's budget if that is
+less, checked between matches too: a pattern that runs away, or matches a
+million times, leaves the result ``errored``, never a hung worker.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import regex
-from stdnum import luhn
 
 from turncheck.schemas.checkfile import PatternCheck
 from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize
@@ -41,9 +42,19 @@ def _keywords_regex(keywords: list[str]) -> regex.Pattern[str] | None:
     return regex.compile(rf"(?<!\w)(?:{words})(?!\w)", regex.IGNORECASE)
 
 
+_NOT_DIGIT = regex.compile(r"[^0-9]+")
+# The digit sum of each digit doubled, as the checksum counts every second digit.
+_DOUBLED = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)
+
+
 def _passes_luhn(matched: str) -> bool:
-    digits = "".join(ch for ch in matched if "0" <= ch <= "9")
-    return len(digits) >= 2 and luhn.is_valid(digits)
+    """The card checksum of the match's digits, counted in C: a match may be megabytes long."""
+    digits = _NOT_DIGIT.sub("", matched)[::-1]
+    if len(digits) < 2:
+        return False
+    kept, doubled = digits[::2], digits[1::2]
+    total = sum(d * kept.count(str(d)) + _DOUBLED[d] * doubled.count(str(d)) for d in range(10))
+    return total % 10 == 0
 
 
 def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]:
@@ -65,21 +76,20 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
         return True
 
     def run(turn: Turn, budget: Budget) -> Outcome:
-        own = Budget.of_ms(definition.timeout_ms, budget.clock)
+        limit = budget.capped_ms(definition.timeout_ms)
         spans: list[Span] = []
         try:
             for field, stored in stage_texts(turn, stage, with_rounds=True):
                 budget.check()
-                mapped = normalize(stored)
+                mapped = normalize(stored, budget)
                 text = mapped.text
-                remaining = max(min(own.remaining_s(), budget.remaining_s()), 1e-6)
-                for match in pattern.finditer(text, timeout=remaining):
+                for match in scan.finditer(pattern, text, limit, runaway=True):
                     if match.end() > match.start() and counts(text, match):
                         start, end = mapped.span(match.start(), match.end())
                         spans.append(Span(field, start, end, "pattern"))
-        except TimeoutError:
+        except BudgetSpent:
             if budget.remaining_s() <= 0:
-                raise BudgetSpent from None
+                raise
             return Outcome.errored(
                 f"The pattern ran past its time limit of {definition.timeout_ms} ms."
             )

@@ -28,7 +28,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         context = DetectorContext(
-            instructions=normalize(turn.instructions or "").text,
+            instructions=normalize(turn.instructions or "", budget).text,
             private_values=tuple(turn.private_values),
             instructions_leak_words=leak_words,
             internal_domains=internal_domains,
@@ -36,7 +36,8 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
         )
         spans: list[Span] = []
         for field, text in stage_texts(turn, stage, with_rounds=False):
-            mapped = normalize(text)
+            budget.check()
+            mapped = normalize(text, budget)
             for name, find in detectors:
                 budget.check()
                 for start, end in find(mapped.text, context):

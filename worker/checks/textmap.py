@@ -3,57 +3,176 @@
 Detectors and matchers read a rewritten text (normalised, or folded) and
 report spans in it; ``MappedText.span`` turns those into offsets of the text
 as the turn stored it, which is what results carry.
+
+Each character is rewritten on its own (``"e\\u0301"`` stays two characters;
+no composition across characters), so the rewrite of a text is a table from
+character to replacement, applied by ``str.translate`` in C. A rewritten text
+is as long as the original but where a character is removed (invisible ones)
+or becomes several ("ﬁ" is "fi"): only those places are recorded, as the
+offsets where the distance to the original changes. The rewrite goes by
+chunks and checks the budget between them: a text of megabytes takes its time
+from the turn's budget like any check does.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+
+from turncheck.worker.checks.budget import Budget
 
 # Zero-width and other invisible format characters that can split a word or a
 # number without showing: "4111\u200b1111..." must still read as one number.
 INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e")
+_INVISIBLE_RUN = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
+
+CHUNK_CHARS = 65_536
 
 
 @dataclass(frozen=True, slots=True)
 class MappedText:
-    """``text`` rewritten; ``origin[i]`` is the original offset of character ``i``."""
+    """``text`` rewritten from an original; ``span`` maps its offsets back.
+
+    From offset ``breaks[k]`` of ``text`` on (until the next break), the original
+    offset is the offset plus ``shifts[k]``; before the first break they agree.
+    """
 
     text: str
-    origin: tuple[int, ...] | None  # None: every offset kept (the text was not changed)
+    breaks: tuple[int, ...] = ()
+    shifts: tuple[int, ...] = ()
+
+    def origin(self, offset: int) -> int:
+        """The original offset of the character at ``offset`` of ``text``."""
+        k = bisect_right(self.breaks, offset)
+        return offset if k == 0 else offset + self.shifts[k - 1]
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original offsets of ``text[start:end]`` (``end > start``)."""
-        if self.origin is None:
+        if not self.breaks:
             return start, end
-        return self.origin[start], self.origin[end - 1] + 1
+        return self.origin(start), self.origin(end - 1) + 1
 
 
-def _rewrite(text: str, per_char: str) -> MappedText:
-    chars: list[str] = []
-    origin: list[int] = []
-    for i, ch in enumerate(text):
-        if ch in INVISIBLE:
-            continue
-        if per_char == "nfkc":
-            parts = unicodedata.normalize("NFKC", ch)
+@lru_cache(maxsize=8192)
+def _nfkc(ch: str) -> str:
+    return "" if ch in INVISIBLE else unicodedata.normalize("NFKC", ch)
+
+
+@lru_cache(maxsize=8192)
+def _folded(ch: str) -> str:
+    if ch in INVISIBLE:
+        return ""
+    decomposed = unicodedata.normalize("NFKD", ch).casefold()
+    return "".join(p for p in decomposed if not unicodedata.combining(p))
+
+
+class _Rewrite:
+    """The rewritten text and its breaks, built chunk by chunk."""
+
+    def __init__(self, per_char: Callable[[str], str]) -> None:
+        self.per_char = per_char
+        self.table: dict[int, str] = {}  # every character met that changes
+        self.changing: set[str] = set()  # the same characters
+        self.resizing: set[str] = set()  # those that do not become exactly one
+        self.seen: set[str] = set()
+        self.pieces: list[str] = []
+        self.breaks: list[int] = []
+        self.shifts: list[int] = []
+        self.shift = 0  # original offset minus rewritten offset, at the end so far
+
+    def add(self, text: str, start: int, end: int, budget: Budget) -> None:
+        chunk = text[start:end]
+        chars = set(chunk)
+        for ch in chars - self.seen:
+            replacement = self.per_char(ch)
+            if replacement != ch:
+                self.table[ord(ch)] = replacement
+                self.changing.add(ch)
+                if len(replacement) != 1:
+                    self.resizing.add(ch)
+        self.seen |= chars
+        resized = chars & self.resizing
+        if resized:
+            self._break_at(chunk, start, resized, budget)
+        if not chars.isdisjoint(self.changing):
+            chunk = chunk.translate(self.table)
+        self.pieces.append(chunk)
+
+    def add_unchanged(self, text: str, start: int, end: int, budget: Budget) -> None:
+        """``text[start:end]``, where nothing changes but invisible characters go."""
+        chunk = text[start:end]
+        if _INVISIBLE_RUN.search(chunk) is not None:
+            self._break_at(chunk, start, INVISIBLE, budget)
+            chunk = _INVISIBLE_RUN.sub("", chunk)
+        self.pieces.append(chunk)
+
+    def _break_at(
+        self, chunk: str, start: int, chars: set[str] | frozenset[str], budget: Budget
+    ) -> None:
+        """Record the breaks of ``chars`` (those that resize) in ``chunk``, at ``start``."""
+        pattern = re.compile("[" + "".join(map(re.escape, sorted(chars))) + "]")
+        for match in pattern.finditer(chunk):
+            budget.check()
+            original = start + match.start()
+            at = original - self.shift  # its offset in the rewritten text
+            size = len(self.per_char(match.group()))
+            # Each extra character of an expansion points back at the one it came from.
+            for extra in range(1, size):
+                self._record(at + extra, original - at - extra)
+            self.shift = original + 1 - at - size
+            self._record(at + size, self.shift)
+
+    def _record(self, at: int, shift: int) -> None:
+        if self.breaks and self.breaks[-1] == at:
+            self.shifts[-1] = shift
         else:
-            decomposed = unicodedata.normalize("NFKD", ch).casefold()
-            parts = "".join(p for p in decomposed if not unicodedata.combining(p))
-        chars.append(parts)
-        origin.extend([i] * len(parts))
-    return MappedText("".join(chars), tuple(origin))
+            self.breaks.append(at)
+            self.shifts.append(shift)
+
+    def result(self) -> MappedText:
+        return MappedText("".join(self.pieces), tuple(self.breaks), tuple(self.shifts))
 
 
-def normalize(text: str) -> MappedText:
+def _rewrite(
+    text: str,
+    per_char: Callable[[str], str],
+    budget: Budget,
+    unchanged: Callable[[str], bool] = lambda chunk: False,
+) -> MappedText:
+    """``unchanged(chunk)``: a quick test that ``per_char`` leaves every character of
+    ``chunk`` as it is, invisible ones aside."""
+    rewrite = _Rewrite(per_char)
+    for start in range(0, len(text), CHUNK_CHARS):
+        budget.check()
+        end = min(start + CHUNK_CHARS, len(text))
+        if unchanged(text[start:end]):
+            rewrite.add_unchanged(text, start, end, budget)
+        else:
+            rewrite.add(text, start, end, budget)
+    return rewrite.result()
+
+
+def _in_nfkc(chunk: str) -> bool:
+    # A text in NFKC holds no character that NFKC alone changes: such a character
+    # either decomposes (and only a primary composite, which NFKC keeps alone too,
+    # can come back from composition) or composes with nothing. Most text in any
+    # script is in NFKC already, and this C-speed test spares it the table.
+    return unicodedata.is_normalized("NFKC", chunk)
+
+
+def normalize(text: str, budget: Budget) -> MappedText:
     """NFKC (full-width digits and letters become ASCII ones) with invisible characters removed."""
     if text.isascii():
-        return MappedText(text, None)
-    return _rewrite(text, "nfkc")
+        return MappedText(text)
+    return _rewrite(text, _nfkc, budget, _in_nfkc)
 
 
-def fold(text: str) -> MappedText:
+def fold(text: str, budget: Budget) -> MappedText:
     """Normalised, lower-cased (full case folding) and without accents: "Crème" ~ "CREME"."""
     if text.isascii():
-        return MappedText(text.lower(), None)
-    return _rewrite(text, "fold")
+        return MappedText(text.lower())
+    return _rewrite(text, _folded, budget)

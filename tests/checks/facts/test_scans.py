@@ -3,6 +3,7 @@
 import pytest
 
 from tests.checks.facts.turns import check, support_turn, tool_round
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import DATE, date_keys, find_dates
 from turncheck.worker.checks.facts.numbers import BARE_NUMBER, NUMBER
 from turncheck.worker.checks.facts.patterns import (
@@ -29,7 +30,7 @@ TEXTS = [
 def test_find_dates_matches_the_case_blind_pattern(text: str) -> None:
     """Lower-cased matching of ASCII text finds the dates ``DATE`` finds, at the same offsets."""
     expected = [(m.span(), date_keys(m, case_from=None)) for m in DATE.finditer(text)]
-    found = [(m.span(), date_keys(m, case_from=None)) for m in find_dates(text)]
+    found = [(m.span(), date_keys(m, case_from=None)) for m in find_dates(text, Budget.unlimited())]
     assert found == expected
 
 
@@ -64,3 +65,19 @@ def test_a_lower_case_month_in_the_answer_is_still_not_a_date() -> None:
         rounds=[tool_round("lookup", {"eta": "2026-03-04"})],
     )
     assert check(turn, kinds=["date"]).verdict is Verdict.PASSED
+
+
+def test_a_long_text_folded_chunk_by_chunk_is_folded_as_a_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run of punctuation cut by a chunk's edge is still one space."""
+    import random
+
+    from turncheck.worker.checks.budget import Budget
+    from turncheck.worker.checks.facts import patterns
+
+    monkeypatch.setattr(patterns, "_QUOTE_CHUNK_CHARS", 4)
+    rng = random.Random(4)
+    for _ in range(300):
+        text = "".join(rng.choices(["A", "b", "-", " ", "!!", "ß", "_", "Σ", "\n"], k=40))
+        assert patterns.long_quote_key(text, Budget.unlimited()) == patterns.quote_key(text)

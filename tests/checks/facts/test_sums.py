@@ -89,3 +89,19 @@ def test_a_spent_budget_raises_instead_of_hanging() -> None:
     )
     with pytest.raises(BudgetSpent):
         check(turn, Budget.of_ms(5_000, clock), max_sum_terms=6)
+
+
+def test_a_total_longer_than_any_price_is_not_searched() -> None:
+    """A megabyte of "1,111,111,..." is no sum of prices, and turning it into an integer would
+    take minutes: it is unsupported at once."""
+    import time
+    from decimal import Decimal
+
+    from turncheck.worker.checks.facts.sums import adds_up
+
+    huge = Decimal("1" * 300_000)
+    start = time.thread_time()
+    assert not adds_up(huge, [huge - 1, Decimal(1)], 3, Budget.unlimited())
+    assert time.thread_time() - start < 0.5
+    long_but_read = [Decimal("1" * 19), Decimal("1" + "0" * 19)]
+    assert adds_up(Decimal("1" * 20), long_but_read, 2, Budget.unlimited())

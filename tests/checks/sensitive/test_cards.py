@@ -139,3 +139,22 @@ def test_a_number_on_the_line_before_a_card_does_not_hide_it() -> None:
 def test_ignores_look_alikes(text: str) -> None:
     """Luhn failures, wrong issuers or lengths, embedded runs and other numbers are not cards."""
     assert found(text) == []
+
+
+def test_a_card_ahead_of_a_long_run_of_groups_is_found() -> None:
+    """Only the leading groups of a run can be a card: a run of 100,000 more groups is not read
+    to its end (that was quadratic), and the card at its head still counts."""
+    number = card("453914880343646")
+    assert found(f"Card {number} " + "1111 " * 100_000) == [number]
+    grouped = " ".join(number[i : i + 4] for i in range(0, 16, 4))
+    assert found(f"Card {grouped} " + "1234 " * 100_000) == [grouped]
+
+
+def test_separators_are_the_single_characters_between_two_digits() -> None:
+    """Mixed separators rule a run out however long it is; a line break between two groups is
+    a separator too, as it always was."""
+    from turncheck.worker.checks.sensitive.cards import _separators
+
+    assert _separators("4111 1111-1111", 0, 14) == {" ", "-"}
+    assert _separators("4111 1111\n1111", 0, 14) == {" ", "\n"}
+    assert _separators("4 5 3 9, 1 4 8 8", 0, 16) == {" "}

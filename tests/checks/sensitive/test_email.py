@@ -51,3 +51,41 @@ def test_finds_email_addresses_with_exact_offsets(text: str, expected: list[str]
 def test_ignores_mentions_files_versions_and_remotes(text: str) -> None:
     """Mentions, retina file names, version pins and git remotes are not addresses."""
     assert found(text) == []
+
+
+def _addresses_at_every_at_sign(text: str) -> list[tuple[int, int]]:
+    """The scan as it was before at signs that join nothing were skipped: the specification."""
+    from turncheck.worker.checks.sensitive.email import _EMAIL, _counts
+
+    spans, pos, at = [], 0, text.find("@")
+    while at != -1:
+        match = _EMAIL.search(text, max(pos, at - 64), at + 256)
+        if match is None:
+            at = text.find("@", at + 1)
+            continue
+        if _counts(text, match):
+            spans.append(match.span())
+        pos = match.end()
+        at = text.find("@", pos)
+    return spans
+
+
+def test_skipping_at_signs_that_join_nothing_finds_the_same_addresses() -> None:
+    """Runs of "@" and stray ones, near addresses and far from them: the same findings."""
+    import random
+
+    rng = random.Random(11)
+    pieces = ["@", "@@@@", "a@b.co", " ", "x", "@" * 90, " " * 90, "jo.doe@mail.example.org"]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+        assert list(find_email(text, DetectorContext())) == _addresses_at_every_at_sign(text)
+
+
+def test_two_hundred_thousand_at_signs_are_read_in_one_pass() -> None:
+    """An "@" that no local part ends at and no domain starts from is skipped, not searched."""
+    import time
+
+    text = "@" * 200_000 + " " * 300 + "write to jane@example.com " + "@" * 200_000
+    start = time.thread_time()
+    assert found(text) == ["jane@example.com"]
+    assert time.thread_time() - start < 0.5  # each "@" searched on its own took seconds

@@ -5,6 +5,7 @@ import hashlib
 import pytest
 
 from turncheck.schemas.turn import PrivateValue
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, overlaps
 from turncheck.worker.checks.sensitive.private_values import find_private_values
@@ -24,14 +25,14 @@ WORDS = Keywords(["driver's license", "dl", "date of birth", "ss #"])
 )
 def test_all_in_finds_what_the_windowed_search_finds(text: str) -> None:
     """Every keyword a window search finds is among all_in's, however it is cased or spaced."""
-    spans = WORDS.all_in(text)
+    spans = WORDS.all_in(text, Budget.unlimited())
     assert spans == [m.span() for m in WORDS._pattern.finditer(text)]
     assert WORDS.last_in(text, 0, len(text)) == (spans[-1][1] if spans else -1)
 
 
 def test_all_in_is_empty_without_a_needle() -> None:
     """A text without any keyword's literal part is ruled out before the regex runs."""
-    assert WORDS.all_in("Your public order shipped on Friday.") == []
+    assert WORDS.all_in("Your public order shipped on Friday.", Budget.unlimited()) == []
 
 
 def test_overlaps_tells_whether_a_span_reaches_a_window() -> None:

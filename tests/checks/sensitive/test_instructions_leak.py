@@ -73,3 +73,17 @@ def test_ignores_short_runs_paraphrases_and_empty_instructions(
 def test_honours_a_smaller_word_threshold() -> None:
     """ctx.instructions_leak_words sets how many copied words make a leak."""
     assert found("Note: greet the customer by name.", words=4) == ["greet the customer by name"]
+
+
+def test_instructions_too_long_to_keep_are_read_within_the_budget() -> None:
+    """A megabyte of instructions is indexed on the turn's budget, and a leak still found."""
+    from turncheck.worker.checks.budget import Budget, BudgetSpent
+
+    padding = " ".join(f"w{i}" for i in range(60_000))
+    long_instructions = f"{padding} {INSTRUCTIONS}"
+    assert found(f"Well: {INSTRUCTIONS}", long_instructions) == [INSTRUCTIONS.rstrip(".")]
+    hurried = DetectorContext(
+        instructions=long_instructions * 3, budget=Budget(deadline_s=0.0, clock=lambda: 1.0)
+    )
+    with pytest.raises(BudgetSpent):
+        list(find_instructions_leak("anything", hurried))

@@ -129,3 +129,35 @@ def test_a_repeat_in_another_case_is_found_only_with_the_casefold_digest() -> No
         private_values=(PrivateValue(salt=salt, sha256=exact, sha256_casefold=folded),)
     )
     assert [text[s:e] for s, e in find_private_values(text, opted_in)] == ["MAPLE STREET"]
+
+
+def test_a_long_text_read_in_windows_finds_what_one_window_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows of a few words, with the words either side as context, find the same runs, cut
+    pieces and overlaps included, as the whole text read at once."""
+    import random
+
+    from turncheck.worker.checks.sensitive import private_values
+
+    values = ["gate code 1234", "4111 1111 1111 1111", "R7QK-22LP", "Maple Street", "0417"]
+    ctx = DetectorContext(private_values=tuple(private(v) for v in values))
+    words = [
+        *("PIN:0417.", "?token=R7QK-22LP", "answer=Maple", "Street", "gate", "code", "1234"),
+        *("4111", "1111", "x", "the", "url=/a/b?c=d&e=f", '"Maple', 'Street"', "k:v,w"),
+    ]
+    rng = random.Random(5)
+    for _ in range(60):
+        text = "".join(rng.choice(words) + rng.choice([" ", "  ", "\n"]) for _ in range(80))
+        monkeypatch.setattr(private_values, "ONE_WINDOW_CHARS", 10**9)
+        whole = list(find_private_values(text, ctx))
+        monkeypatch.setattr(private_values, "ONE_WINDOW_CHARS", 0)
+        monkeypatch.setattr(private_values, "WINDOW_WORDS", rng.choice([1, 2, 7, 30]))
+        assert list(find_private_values(text, ctx)) == whole
+
+
+def test_a_megabyte_of_words_stops_when_the_budget_is_spent() -> None:
+    """Hashing every run of a long text is the turn's budget's to spend, not the worker's."""
+    ctx = DetectorContext(private_values=(private("x1"),), budget=Budget.of_ms(20))
+    with pytest.raises(BudgetSpent):
+        list(find_private_values("gate code 1234 " * 70_000, ctx))

@@ -18,10 +18,12 @@ errored.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 
 from turncheck.schemas.checkfile import FactKind, FactsCheck
 from turncheck.schemas.turn import Turn
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import Fact, extract_facts
 from turncheck.worker.checks.facts.index import SourceIndex
@@ -51,8 +53,12 @@ def _allowed_regex(allowed: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(re.escape(p) for p in phrases), re.IGNORECASE)
 
 
-def _inside(fact: Fact, spans: list[tuple[int, int]]) -> bool:
-    return any(s <= fact.start and fact.end <= e for s, e in spans)
+def _inside(fact: Fact, starts: list[int], ends: list[int]) -> bool:
+    """Whether ``fact`` lies inside one of the spans (in order and apart, as a scan finds
+    them) starting at ``starts`` and ending at ``ends``: only the last one starting at or
+    before it can hold it."""
+    k = bisect_right(starts, fact.start)
+    return k > 0 and fact.end <= ends[k - 1]
 
 
 def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
@@ -64,20 +70,26 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         budget.check()
-        answer = normalize(turn.output.text)
-        facts = [f for f in extract_facts(answer.text) if f.kind in kinds]
+        answer = normalize(turn.output.text, budget)
+        facts = [f for f in extract_facts(answer.text, budget) if f.kind in kinds]
         if not facts:
             return PASSED
         if allowed_regex is not None:
             # An allowed string written out in the answer covers the facts in it.
-            covered = [m.span() for m in allowed_regex.finditer(answer.text)]
-            facts = [f for f in facts if not _inside(f, covered)]
+            covered = [m.span() for m in scan.finditer(allowed_regex, answer.text, budget)]
+            starts, ends = [s for s, _ in covered], [e for _, e in covered]
+            facts = [f for f in facts if not _inside(f, starts, ends)]
         index = SourceIndex(
-            join_sources(source_texts(turn, allowed, budget)),
+            join_sources(source_texts(turn, allowed, budget), budget),
             turn.created_at.date(),
             max_sum_terms,
+            budget,
         )
-        unsupported = [f for f in facts if not index.supports(f, budget)]
+        unsupported = []
+        for fact in facts:
+            budget.check()
+            if not index.supports(fact):
+                unsupported.append(fact)
         if not unsupported:
             return PASSED
         spans = tuple(

@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
+
 DateKey = tuple[int | None, int, int | None]
 
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -64,14 +67,14 @@ _LOWER_START = re.compile(
 )
 
 
-def find_dates(text: str) -> Iterator[re.Match[str]]:
+def find_dates(text: str, budget: Budget) -> Iterator[re.Match[str]]:
     """The ``DATE`` matches in ``text``; the month names they hold may be lower-cased."""
     if not text.isascii():
-        yield from DATE.finditer(text)
+        yield from scan.finditer(DATE, text, budget)
         return
     lowered = text.lower()
     end = 0
-    for start in _LOWER_START.finditer(lowered):
+    for start in scan.finditer(_LOWER_START, lowered, budget):
         if start.start() < end:
             continue  # inside the date before, as ``finditer`` would skip it
         m = _LOWER_DATE.match(lowered, start.start())

@@ -32,12 +32,14 @@ source names it.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
 from turncheck.schemas.checkfile import FactKind
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import date_keys, find_dates
 from turncheck.worker.checks.facts.numbers import number_values
 from turncheck.worker.checks.facts.patterns import (
@@ -139,8 +141,9 @@ def is_id_token(token: str) -> bool:
     )
 
 
-def extract_facts(text: str) -> list[Fact]:
-    """Every fact in ``text`` in text order; offsets are into ``text``."""
+def extract_facts(text: str, budget: Budget) -> list[Fact]:
+    """Every fact in ``text`` in text order; offsets are into ``text``. Each scan checks
+    ``budget`` between its matches (``scan``), and raises ``BudgetSpent`` when it is gone."""
     claims = _Claims(len(text))
     facts: list[Fact] = []
 
@@ -148,52 +151,56 @@ def extract_facts(text: str) -> list[Fact]:
         if claims.take(start, end):
             facts.append(Fact(kind, start, end, keys, **flags))
 
+    def matches(pattern: re.Pattern[str], wanted: object = True) -> Iterator[re.Match[str]]:
+        """``pattern``'s matches in ``text``, none unless ``wanted`` (a cheap test first)."""
+        if wanted:
+            for m in scan.finditer(pattern, text, budget):
+                budget.check()
+                yield m
+
     # Cheap tests first: most answers hold no link or email address.
-    has_link = "://" in text or "www." in text
-    for m in URL.finditer(text) if has_link else ():
+    for m in matches(URL, "://" in text or "www." in text):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in EMAIL.finditer(text) if "@" in text else ():
+    for m in matches(EMAIL, "@" in text):
         add("email", m.start(), m.end(), m.group().lower())
-    for m in BARE_DOMAIN.finditer(text) if MAY_BE_DOMAIN.search(text) else ():
+    for m in matches(BARE_DOMAIN, scan.search(MAY_BE_DOMAIN, text, budget)):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in find_dates(text):
+    for m in find_dates(text, budget):
         keys = date_keys(m, case_from=text)
         if keys:
             add("date", m.start(), m.end(), *keys)
-    may_be_phone = "+" in text or MAY_BE_PHONE.search(text) is not None
-    for m in PHONE.finditer(text) if may_be_phone else ():
+    for m in matches(PHONE, "+" in text or scan.search(MAY_BE_PHONE, text, budget)):
         digits = phone_digits(m.group())
         if 7 <= len(digits) <= 15:
             add("phone", m.start(), m.end(), digits)
-    for m in SPACED_ID.finditer(text):
+    for m in matches(SPACED_ID):
         key = spaced_id_key(m)
         if key is not None:
             add("id", m.start(), m.end(), *_id_keys(key))
     for pattern in (IGNORED, LIST_MARKER):
-        for m in pattern.finditer(text):
+        for m in matches(pattern):
             claims.take(m.start(), m.end())
     lower = text.lower()
-    may_be_ending = "ending" in lower or "ends " in lower or "last " in lower
-    for m in CARD_ENDING.finditer(text) if may_be_ending else ():
+    for m in matches(CARD_ENDING, "ending" in lower or "ends " in lower or "last " in lower):
         add("id", m.start("digits"), m.end(), m["digits"], tail=True)
-    for m in TOKEN.finditer(text):
+    for m in matches(TOKEN):
         if is_id_token(m.group()):
             add("id", m.start(), m.end(), *_id_keys(id_key(m.group())))
-    for m in MONEY_WORDS.finditer(text) if "cent" in lower or "pence" in lower else ():
+    for m in matches(MONEY_WORDS, "cent" in lower or "pence" in lower):
         money = money_value(m)
         if money is not None and not (m.start() and text[m.start() - 1].isalnum()):
             add("amount", m.start(), m.end(), money, approx=_hedged(text, m))
-    for m in ANSWER_NUMBER.finditer(text):
+    for m in matches(ANSWER_NUMBER):
         _add_number(m, text, add)
-    for m in WORDS.finditer(text):
+    for m in matches(WORDS):
         if m.start() and text[m.start() - 1].isalnum():
             continue  # inside a word: "someone", "often"
         value = words_value(m.group())
         if value is not None and value >= 10:
             add("amount", m.start(), m.end(), Decimal(value), plain=True, approx=_hedged(text, m))
-    for m in QUOTE.finditer(text):
+    for m in matches(QUOTE):
         phrase = m["d"] or m["c"] or m["s"] or ""
         if len(WORD.findall(phrase)) >= 3:
             facts.append(Fact("quote", m.start(), m.end(), (quote_key(phrase),)))

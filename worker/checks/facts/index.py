@@ -37,7 +37,9 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
+from itertools import chain
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import DateKey, date_keys, find_dates
 from turncheck.worker.checks.facts.extract import Fact
@@ -54,34 +56,42 @@ from turncheck.worker.checks.facts.patterns import (
     flight_key,
     id_key,
     link_key,
+    long_quote_key,
     national_number,
     phone_digits,
-    quote_key,
     spaced_id_key,
     strip_trailing,
 )
 from turncheck.worker.checks.facts.standalone import Span, Standalone, compound_spans
+from turncheck.worker.checks.facts.suffixes import Suffixes
 from turncheck.worker.checks.facts.sums import adds_up
-from turncheck.worker.checks.facts.words import spellings
+from turncheck.worker.checks.facts.words import SPELLED_BELOW, spellings
 
 MonthDay = tuple[int, int]
+# Reading source tokens checks the budget once per so many.
+_CHECK_EVERY = 1024
 _DateSets = tuple[set[DateKey], set[MonthDay], set[tuple[int | None, int]], set[MonthDay]]
 
 
 class SourceIndex:
-    """The sources of one turn, ``blob`` joined and normalised (``sources.join_sources``)."""
+    """The sources of one turn, ``blob`` joined and normalised (``sources.join_sources``).
 
-    def __init__(self, blob: str, today: date, max_sum_terms: int) -> None:
+    Built for one turn and read within its ``budget``: each set is built by scans
+    that check it (``scan``), and raises ``BudgetSpent`` when it is gone.
+    """
+
+    def __init__(self, blob: str, today: date, max_sum_terms: int, budget: Budget) -> None:
         self.blob = blob
         self.today = today
         self.years = frozenset({Decimal(today.year), Decimal(today.year + 1)})
         self.max_sum_terms = max_sum_terms
+        self.budget = budget
 
-    def supports(self, fact: Fact, budget: Budget) -> bool:
+    def supports(self, fact: Fact) -> bool:
         """True when the sources state ``fact`` (in any format), or add up to it."""
         keys = fact.keys
         if fact.kind == "amount":
-            return self._supports_amount(fact, budget)
+            return self._supports_amount(fact)
         if fact.kind == "date":
             return any(self._supports_date(k) for k in keys)  # type: ignore[arg-type]
         if fact.kind == "link":
@@ -100,18 +110,19 @@ class SourceIndex:
             return True
         key = str(fact.keys[0])
         if fact.tail:
-            return any(run.endswith(key) for run in self.digit_runs)
+            return self.digit_tails.ending_with(key)
         # A digit-only ID may be a number or a phone in a tool's result.
         return key.isdigit() and (Decimal(key) in self.numbers or self._supports_phone(key))
 
     def _supports_phone(self, digits: str) -> bool:
+        """The same national number, or one of seven digits or more that ends the other."""
         number = national_number(digits)
-        full, tails = self.phones
-        if number in full or number in tails:
+        phones = self.phones
+        if number in phones or (len(number) >= 7 and phones.ending_with(number, longer=True)):
             return True
-        return any(number[i:] in full for i in range(1, len(number) - 6))
+        return phones.ending(number, 7)
 
-    def _supports_amount(self, fact: Fact, budget: Budget) -> bool:
+    def _supports_amount(self, fact: Fact) -> bool:
         values = [k for k in fact.keys if isinstance(k, Decimal)]
         if any(v in self.numbers for v in values):
             return True
@@ -120,6 +131,7 @@ class SourceIndex:
         if fact.approx:
             for value in values:
                 tolerance = round_tolerance(value)
+                self.budget.check()
                 if any(abs(n - value) <= tolerance for n in self.numbers):
                     return True
         if any(self._in_words(v) for v in values):
@@ -127,7 +139,7 @@ class SourceIndex:
         if fact.percent:
             return False  # a rate, never a total
         terms = self.standalone.terms
-        return any(adds_up(v, terms, self.max_sum_terms, budget) for v in values)
+        return any(adds_up(v, terms, self.max_sum_terms, self.budget) for v in values)
 
     def _supports_date(self, key: DateKey) -> bool:
         year, month, day = key
@@ -151,13 +163,15 @@ class SourceIndex:
         claimed: list[Span] = [m.span() for m in self.date_matches]
         claimed += (span for span, _ in self.phone_matches)
         claimed += (span for span, _ in self.spaced_ids)
-        claimed += compound_spans(self.blob)
-        return Standalone(self.blob, claimed)
+        claimed += compound_spans(self.blob, self.budget)
+        return Standalone(self.blob, claimed, self.budget)
 
     def _in_words(self, value: Decimal) -> bool:
         """A source writes ``value`` out in words ("nine hundred"): the spelling is looked up
         in the source text with punctuation folded, one substring search, never a scan."""
-        if value != value.to_integral_value():
+        # Only whole numbers in the range ``spellings`` writes out, tested on the Decimal:
+        # turning a long one into an int costs time quadratic in its length.
+        if value != value.to_integral_value() or not 0 < value < SPELLED_BELOW:
             return False
         text = self.quote_text
         return any(f" {words} " in text for words in spellings(int(value)))
@@ -172,6 +186,7 @@ class SourceIndex:
         around = [self.today + timedelta(days=d) for d in (-1, 0, 1)]
         keys: list[DateKey] = [(d.year, d.month, d.day) for d in around]
         for m in self.date_matches:
+            self.budget.check()
             keys.extend(date_keys(m, case_from=None))
         for year, month, day in keys:
             month_years.add((year, month))
@@ -189,7 +204,7 @@ class SourceIndex:
         """(link keys, hosts of links and of email addresses)."""
         keys: set[str] = set()
         for pattern in (URL, BARE_DOMAIN):
-            for m in pattern.finditer(self.blob):
+            for m in scan.finditer(pattern, self.blob, self.budget):
                 end = strip_trailing(self.blob, m.start(), m.end())
                 keys.add(link_key(self.blob[m.start() : end]))
         hosts = {key.split("/", 1)[0] for key in keys}
@@ -198,55 +213,65 @@ class SourceIndex:
 
     @cached_property
     def emails(self) -> frozenset[str]:
-        return frozenset(m.group().lower() for m in EMAIL.finditer(self.blob))
+        emails = scan.finditer(EMAIL, self.blob, self.budget)
+        return frozenset(m.group().lower() for m in emails)
 
     @cached_property
     def date_matches(self) -> list[re.Match[str]]:
-        return list(find_dates(self.blob))
+        return list(find_dates(self.blob, self.budget))
 
     @cached_property
     def phone_matches(self) -> list[tuple[Span, str]]:
         """(span, digits) of each phone number."""
-        return [(m.span(), phone_digits(m.group())) for m in PHONE.finditer(self.blob)]
+        phones = scan.finditer(PHONE, self.blob, self.budget)
+        return [(m.span(), phone_digits(m.group())) for m in phones]
 
     @cached_property
     def spaced_ids(self) -> list[tuple[Span, str]]:
         """(span, key) of each ID written in spaced groups ("MTR 0041 7723")."""
-        found = ((m.span(), spaced_id_key(m)) for m in SPACED_ID.finditer(self.blob))
+        ids = scan.finditer(SPACED_ID, self.blob, self.budget)
+        found = ((m.span(), spaced_id_key(m)) for m in ids)
         return [(span, key) for span, key in found if key is not None]
 
     @cached_property
-    def phones(self) -> tuple[frozenset[str], frozenset[str]]:
-        """(national numbers of phones and of every digit run of seven or more, their
-        tails of seven digits or more)."""
+    def phones(self) -> Suffixes:
+        """National numbers of phones and of every digit run of seven or more."""
         found = {national_number(digits) for _, digits in self.phone_matches}
         found.update(national_number(run) for run in self.digit_runs if len(run) >= 7)
-        tails = {n[i:] for n in found for i in range(1, len(n) - 6)}
-        return frozenset(found), frozenset(tails)
+        return Suffixes(found, self.budget)
 
     @cached_property
     def digit_runs(self) -> frozenset[str]:
         """Every run of digits, each once."""
-        return frozenset(DIGITS.findall(self.blob))
+        return frozenset(scan.findall(DIGITS, self.blob, self.budget))
+
+    @cached_property
+    def digit_tails(self) -> Suffixes:
+        """``digit_runs``, searchable by how they end."""
+        return Suffixes(self.digit_runs, self.budget)
 
     @cached_property
     def ids(self) -> frozenset[str]:
         """Every token holding a digit, its tails, and every digit run, canonical; a padded
         flight number also without its padding."""
         found: set[str] = set()
-        tokens = [ID_SEPARATOR.split(token) for token in set(SOURCE_TOKEN.findall(self.blob))]
-        tokens += ([key] for _, key in self.spaced_ids)
-        for parts in tokens:
+        distinct = set(scan.findall(SOURCE_TOKEN, self.blob, self.budget))
+        tokens = chain(map(ID_SEPARATOR.split, distinct), ([key] for _, key in self.spaced_ids))
+        for seen, parts in enumerate(tokens):
+            if not seen % _CHECK_EVERY:
+                self.budget.check()
             key = id_key("".join(parts))
             found.add(key)
             if len(key) <= 7 and (flight := flight_key(key)) is not None:
                 found.add(flight)
             # The tail of a compound ID is the same reference: "2024-0042" of "ORD-2024-0042".
-            found.update(id_key("".join(parts[i:])) for i in range(1, len(parts)))
+            for i in range(1, len(parts)):
+                self.budget.check()  # each tail is as long as the ID: "1-1-1-..." has many
+                found.add(id_key("".join(parts[i:])))
         found.update(self.digit_runs)
         return frozenset(found)
 
     @cached_property
     def quote_text(self) -> str:
         """The sources lower-cased, each run of punctuation and spaces one space."""
-        return f" {quote_key(self.blob)} "
+        return f" {long_quote_key(self.blob, self.budget)} "

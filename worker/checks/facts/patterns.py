@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.numbers import CURRENCY, NUMBER
 
 EMAIL = re.compile(
@@ -146,6 +147,7 @@ QUOTE = re.compile(
 )
 WORD = re.compile(r"\w+")
 NON_WORD = re.compile(r"[\W_]+")
+_QUOTE_CHUNK_CHARS = 65_536
 
 HEDGE = re.compile(
     r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|close to|some|~)\s*$",
@@ -213,3 +215,20 @@ def spaced_id_key(match: re.Match[str]) -> str | None:
 def quote_key(phrase: str) -> str:
     """Case, punctuation and spacing ignored: ``"Ships in 3-5 days!"`` -> ``ships in 3 5 days``."""
     return NON_WORD.sub(" ", phrase.casefold()).strip()
+
+
+def long_quote_key(text: str, budget: Budget) -> str:
+    """``quote_key(text)`` chunk by chunk, checking the budget between chunks.
+
+    Case folding goes character by character, and a run of punctuation that a
+    chunk's edge splits leaves a space on each side of it: one is dropped.
+    """
+    pieces: list[str] = []
+    for start in range(0, len(text), _QUOTE_CHUNK_CHARS):
+        budget.check()
+        piece = NON_WORD.sub(" ", text[start : start + _QUOTE_CHUNK_CHARS].casefold())
+        if pieces and pieces[-1].endswith(" ") and piece.startswith(" "):
+            piece = piece[1:]
+        if piece:
+            pieces.append(piece)
+    return "".join(pieces).strip()

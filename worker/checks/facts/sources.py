@@ -19,6 +19,7 @@ search prefers its terms in.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -33,6 +34,8 @@ SEAM = "\n\x00\n"
 _DROP_INVISIBLE = {ord(ch): None for ch in INVISIBLE}
 # Walking JSON checks the budget every so many values.
 _CHECK_EVERY = 256
+_CHUNK_CHARS = 65_536
+_ASCII = re.compile(r"[\x00-\x7f]")
 
 
 def source_texts(turn: Turn, allowed: Sequence[str], budget: Budget) -> list[str]:
@@ -82,13 +85,24 @@ def json_texts(value: Any, budget: Budget) -> Iterator[str]:
             stack.extend(reversed(item))
 
 
-def join_sources(texts: Sequence[str]) -> str:
+def join_sources(texts: Sequence[str], budget: Budget) -> str:
     """One normalised text (NFKC, invisible characters removed) of all ``texts``.
 
-    No offsets are kept, so the whole text is normalised in one C call rather
-    than character by character as ``textmap.normalize`` must.
+    No offsets are kept, so the text is normalised by C calls on whole chunks
+    rather than character by character as ``textmap.normalize`` must. A chunk
+    ends before an ASCII character, which nothing before it composes with or
+    reorders across: chunk by chunk is the whole text's NFKC, and the budget is
+    checked between chunks.
     """
     blob = SEAM.join(texts)
     if blob.isascii():
         return blob
-    return unicodedata.normalize("NFKC", blob.translate(_DROP_INVISIBLE))
+    pieces = []
+    start = 0
+    while start < len(blob):
+        budget.check()
+        cut = _ASCII.search(blob, min(start + _CHUNK_CHARS, len(blob)))
+        end = len(blob) if cut is None else cut.start()
+        pieces.append(unicodedata.normalize("NFKC", blob[start:end].translate(_DROP_INVISIBLE)))
+        start = end
+    return "".join(pieces)

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from functools import cached_property
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import is_id_token
 from turncheck.worker.checks.facts.numbers import CURRENCY, SOURCE_NUMBER, readings, scaled
 from turncheck.worker.checks.facts.patterns import COMPOUND
@@ -28,12 +30,14 @@ Span = tuple[int, int]
 _CLAIMED = "_"
 # Characters either side that tell two statements of one value apart.
 _AROUND = 32
+# Reading the sources' numbers checks the budget once per so many forms.
+_CHECK_EVERY = 1024
 
 
-def compound_spans(blob: str) -> list[Span]:
+def compound_spans(blob: str, budget: Budget) -> list[Span]:
     """Spans of the IDs among digit groups joined by hyphens or underscores."""
     spans = []
-    for m in COMPOUND.finditer(blob):
+    for m in scan.finditer(COMPOUND, blob, budget):
         start = m.start()
         # The digits of "ORD-2024-0042": a code led it, so it is an ID whatever follows.
         led_by_code = start > 1 and blob[start - 1] in "-_" and blob[start - 2].isalpha()
@@ -60,15 +64,19 @@ def _masked(blob: str, spans: Iterable[Span]) -> str:
 class Standalone:
     """The numbers of a source text outside the ``claimed`` spans."""
 
-    def __init__(self, blob: str, claimed: Iterable[Span]) -> None:
+    def __init__(self, blob: str, claimed: Iterable[Span], budget: Budget) -> None:
         self.text = _masked(blob, claimed)
+        self.budget = budget
 
     @cached_property
     def values(self) -> frozenset[Decimal]:
         """Every reading, as written and with its multiplier; a percent also as a rate."""
         found: set[Decimal] = set()
         # Sources repeat their figures: each written form is read once.
-        for num, mult, pct in set(SOURCE_NUMBER.findall(self.text)):
+        forms = set(scan.findall(SOURCE_NUMBER, self.text, self.budget))
+        for seen, (num, mult, pct) in enumerate(forms):
+            if not seen % _CHECK_EVERY:
+                self.budget.check()
             for raw in readings(num):
                 found.add(raw)
                 value = scaled(raw, mult)
@@ -90,7 +98,8 @@ class Standalone:
         text = self.text
         terms: list[Decimal] = []
         stated: dict[Decimal, set[str]] = {}
-        for m in SOURCE_NUMBER.finditer(text):
+        for m in scan.finditer(SOURCE_NUMBER, text, self.budget):
+            self.budget.check()
             num, mult, pct = m.group("num", "mult", "pct")
             found = readings(num)
             term = scaled(found[0], mult) if found and not pct else None

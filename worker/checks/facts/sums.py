@@ -12,7 +12,8 @@ figures on a receipt and ran the process out of memory (seed 004). Here:
 * at most ``MAX_TERMS_CONSIDERED`` distinct source amounts are considered (the
   caller passes them most recent first; the rest are dropped), each at most
   ``max_terms`` times;
-* terms are positive and smaller than the total;
+* terms are positive and smaller than the total, and the total has at most
+  ``MAX_TOTAL_DIGITS`` digits before the point;
 * the search is depth first over sorted terms, stops a branch as soon as its
   smallest completion overshoots, and calls ``budget.check()`` at every branching node,
   so it ends or raises ``BudgetSpent``; it never grows memory beyond the
@@ -31,6 +32,11 @@ from turncheck.worker.checks.budget import Budget
 
 MAX_TERMS_CONSIDERED = 40
 MAX_PLACES = 4
+# No total a person reads has more digits; past it, the conversion to an integer
+# alone costs time quadratic in the length (a megabyte of "1,111,111,...").
+MAX_TOTAL_DIGITS = 30
+# Reading the amounts checks the budget once per so many.
+_CHECK_EVERY = 1024
 
 
 def _places(value: Decimal) -> int:
@@ -44,8 +50,12 @@ def adds_up(total: Decimal, amounts: Iterable[Decimal], max_terms: int, budget: 
     ``MAX_TERMS_CONSIDERED`` distinct ones are used."""
     if max_terms < 2 or total <= 0 or _places(total) > MAX_PLACES:
         return False
+    if total.adjusted() >= MAX_TOTAL_DIGITS:
+        return False
     counts: dict[Decimal, int] = {}
-    for amount in amounts:
+    for seen, amount in enumerate(amounts):
+        if not seen % _CHECK_EVERY:
+            budget.check()
         if amount in counts:
             counts[amount] = min(counts[amount] + 1, max_terms)
         elif amount > 0 and _places(amount) <= MAX_PLACES:
@@ -58,6 +68,8 @@ def adds_up(total: Decimal, amounts: Iterable[Decimal], max_terms: int, budget: 
     target = int(total.scaleb(places))
     scaled: dict[int, int] = {}
     for amount, count in counts.items():
+        if amount.adjusted() > total.adjusted():
+            continue  # larger than the total: never a term, and maybe too long to convert
         term = int(amount.scaleb(places))
         scaled[term] = scaled.get(term, 0) + count
     terms = sorted(t for term, count in scaled.items() if term < target for t in [term] * count)

@@ -15,6 +15,8 @@ import re
 from decimal import Decimal
 
 SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+SPELLED_BELOW = 10**15
+"""``spellings`` writes out the whole numbers from 1 up to this one, excluded."""
 
 _UNITS = [
     "zero",
@@ -145,7 +147,7 @@ def _below_thousand(n: int, with_and: bool) -> list[str]:
 def spellings(value: int) -> tuple[str, ...]:
     """How a whole number is written in words, lower-case, words split by single spaces:
     ``905`` -> ``("nine hundred five", "nine hundred and five")``; empty when out of range."""
-    if not 0 < value < 10**15:
+    if not 0 < value < SPELLED_BELOW:
         return ()
     found: list[str] = []
     for with_and in (False, True):

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.cards import is_card_number
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
@@ -97,10 +98,10 @@ def _is_routing(text: str, start: int, end: int, labels: list[tuple[int, int]]) 
 def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of ABA routing numbers labelled as such; see the module docstring."""
     labels: list[tuple[int, int]] | None = None  # found once, at the first candidate
-    for match in _ROUTING.finditer(text):
+    for match in scan.finditer(_ROUTING, text, ctx.budget):
         ctx.budget.check()
         if labels is None:
-            labels = ROUTING_WORDS.all_in(text)
+            labels = ROUTING_WORDS.all_in(text, ctx.budget)
         if not labels:  # no routing word, no routing number
             return
         if _is_routing(text, *match.span(), labels):
@@ -123,7 +124,7 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
     # Keyword spans are found once, at the first candidate that needs them.
     labels: list[tuple[int, int]] | None = None
     routing_labels: list[tuple[int, int]] | None = None
-    for match in _ACCOUNT.finditer(text):
+    for match in scan.finditer(_ACCOUNT, text, ctx.budget):
         ctx.budget.check()
         start, end = match.span()
         run = match.group()
@@ -131,7 +132,7 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
         if not 4 <= len(digits) <= 17:
             continue
         if labels is None:
-            labels = ACCOUNT_WORDS.all_in(text)
+            labels = ACCOUNT_WORDS.all_in(text, ctx.budget)
         if not labels:  # no account word, no account number
             return
         # Short numbers are mostly something else: only a label right before counts.
@@ -141,7 +142,7 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
             continue
         if len(run) == 9:
             if routing_labels is None:
-                routing_labels = ROUTING_WORDS.all_in(text)
+                routing_labels = ROUTING_WORDS.all_in(text, ctx.budget)
             if _is_routing(text, start, end, routing_labels):
                 continue
         if label_is(text, start, end, ACCOUNT_WORDS, OTHER_WORDS, before, after):

@@ -28,11 +28,13 @@ table.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import pairwise
+from itertools import islice
 
 import regex
 from stdnum import luhn
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # A maximal run of digit groups joined by single spaces, hyphens or dots, or,
@@ -103,17 +105,29 @@ def is_card_number(digits: str) -> bool:
 
 # A candidate: its groups as (start, end, digits), in order.
 _Groups = list[tuple[int, int, str]]
+# A card has at most 19 digits, so at most 19 groups: a run's later ones are never read.
+_MOST_GROUPS = 19
+# One character between two digits: what separates two groups of a run.
+_SEPARATOR = regex.compile(r"(?<=[0-9])[^0-9](?=[0-9])")
+_CHUNK = regex.compile(r"[^,]++")
 
 
-def _separator(text: str, groups: _Groups) -> set[str]:
-    """The separators between groups on one line (a line break is not one)."""
-    return {text[a[1]] for a, b in pairwise(groups) if b[0] - a[1] == 1}
+def _groups(text: str, start: int, end: int) -> _Groups:
+    """The first groups of digits in ``text[start:end]``, as many as a card can have."""
+    found = islice(_GROUP.finditer(text, start, end), _MOST_GROUPS)
+    return [(m.start(), m.end(), m.group()) for m in found]
 
 
-def _spoken(text: str, start: int, end: int) -> _Groups | None:
+def _separators(text: str, start: int, end: int) -> set[str]:
+    """The separators between the groups of ``text[start:end]``, from a digit to a digit."""
+    return set(_SEPARATOR.findall(text, start, end))
+
+
+def _spoken(text: str, start: int, end: int, budget: Budget) -> _Groups | None:
     """Groups of a number read digit by digit with commas between them; None if it is not."""
     groups: _Groups = []
-    for chunk in regex.finditer(r"[^,]++", text, pos=start, endpos=end):
+    for chunk in _CHUNK.finditer(text, start, end):
+        budget.check()
         group = _SPOKEN_GROUP.fullmatch(text, chunk.start() + (chunk.start() > start), chunk.end())
         if group is None:
             return None
@@ -124,12 +138,14 @@ def _spoken(text: str, start: int, end: int) -> _Groups | None:
 def _wrapped(text: str, groups: _Groups, end: int) -> tuple[_Groups, int]:
     """``groups`` continued over line breaks while the number can still grow."""
     digit_count = sum(len(g[2]) for g in groups)
+    # Under 19 digits, ``groups`` holds all of its groups, the last one's end included.
     while digit_count < 19 and (wrap := _WRAP.match(text, end)) is not None:
         more = _RUN.match(text, wrap.end())
         if more is None:
             break
-        extra = [(m.start(), m.end(), m.group()) for m in _GROUP.finditer(text, *more.span())]
-        if len(_separator(text, groups) | _separator(text, extra)) > 1:
+        extra = _groups(text, *more.span())
+        separators = _separators(text, groups[0][0], groups[-1][1])
+        if len(separators | _separators(text, *more.span())) > 1:
             break
         groups, end = groups + extra, more.end()
         digit_count += sum(len(g[2]) for g in extra)
@@ -140,7 +156,7 @@ def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of card numbers in ``text``; see the module docstring for what counts."""
     resume = 0  # the end of the last card: a wrapped card's later lines are inside it
     lines = "\n" in text or "\r" in text
-    for match in _RUN.finditer(text):
+    for match in scan.finditer(_RUN, text, ctx.budget):
         ctx.budget.check()
         start, end = match.span()
         if start < resume:
@@ -152,20 +168,20 @@ def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         if end - start < 13 and not wraps:  # fewer than 13 digits, separators or not
             continue
         if "," in match.group():
-            spoken = _spoken(text, start, end)
+            spoken = _spoken(text, start, end, ctx.budget)
             if spoken is None:
                 continue
             groups = spoken
         else:
-            groups = [(m.start(), m.end(), m.group()) for m in _GROUP.finditer(text, start, end)]
-            if len(_separator(text, groups)) > 1:
+            if len(_separators(text, start, end)) > 1:
                 continue
+            groups = _groups(text, start, end)
             if wraps:
                 groups, end = _wrapped(text, groups, end)
         if _GLUED_AFTER.match(text, end):
             continue
         # The whole run, else the longest run of leading groups that is a card.
-        for count in range(len(groups), 0, -1):
+        for count in range(min(len(groups), _MOST_GROUPS), 0, -1):
             head = groups[:count]
             digits = "".join(g[2] for g in head)
             if count == 1 < len(groups) and _GLUED_AFTER.match(text, head[0][1]):

@@ -37,6 +37,8 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.spans import merged
 
@@ -105,28 +107,27 @@ _PEM_BEGIN = regex.compile(
 
 def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each credential in ``text``, in order."""
-    spans = list(_pem_blocks(text))
+    budget = ctx.budget
+    spans = list(_pem_blocks(text, budget))
     if "eyJ" in text:
-        spans.extend(m.span() for m in _JWT.finditer(text) if _is_jwt(m.group()))
+        jwts = scan.finditer(_JWT, text, budget)
+        spans.extend(m.span() for m in jwts if _is_jwt(m.group()))
     found: list[regex.Match[str]] = []
     for pattern in _PLAIN:
-        found.extend(pattern.finditer(text))
-    found.extend(m for m in _TWILIO.finditer(text) if _near(_TWILIO_WORD, text, m.start()))
-    if _TWILIO_NAME.search(text):
-        found.extend(
-            m for m in _TWILIO_TOKEN.finditer(text) if _near(_TWILIO_NAME, text, m.start())
-        )
-    if _AWS_SECRET_WORD.search(text):
-        found.extend(
-            m for m in _AWS_SECRET.finditer(text) if _near(_AWS_SECRET_WORD, text, m.start())
-        )
+        found.extend(scan.finditer(pattern, text, budget))
+    found.extend(_near_words(_TWILIO, _TWILIO_WORD, text, budget))
+    if scan.search(_TWILIO_NAME, text, budget):
+        found.extend(_near_words(_TWILIO_TOKEN, _TWILIO_NAME, text, budget))
+    if scan.search(_AWS_SECRET_WORD, text, budget):
+        found.extend(_near_words(_AWS_SECRET, _AWS_SECRET_WORD, text, budget))
     if "://" in text and "@" in text:
         found.extend(
             m
-            for m in _URL_PASSWORD.finditer(text)
+            for m in scan.finditer(_URL_PASSWORD, text, budget)
             if not _PASSWORD_PLACEHOLDER.fullmatch(m.group("password"))
         )
     for match in found:
+        budget.check()
         token = match.group("token") if "token" in match.re.groupindex else match.group()
         if not _placeholder(token):
             spans.append(match.span("token") if "token" in match.re.groupindex else match.span())
@@ -142,8 +143,14 @@ def _placeholder(token: str) -> bool:
     return max(map(token.count, set(token))) * 2 > len(token)
 
 
-def _near(words: regex.Pattern[str], text: str, start: int) -> bool:
-    return words.search(text, max(0, start - _CONTEXT_CHARS), start) is not None
+def _near_words(
+    pattern: regex.Pattern[str], words: regex.Pattern[str], text: str, budget: Budget
+) -> Iterator[regex.Match[str]]:
+    """Matches of ``pattern`` with one of ``words`` shortly before."""
+    for match in scan.finditer(pattern, text, budget):
+        start = match.start()
+        if words.search(text, max(0, start - _CONTEXT_CHARS), start) is not None:
+            yield match
 
 
 def _is_jwt(token: str) -> bool:
@@ -156,10 +163,10 @@ def _is_jwt(token: str) -> bool:
     return isinstance(decoded, dict) and "alg" in decoded
 
 
-def _pem_blocks(text: str) -> Iterator[tuple[int, int]]:
+def _pem_blocks(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
     if "-----BEGIN" not in text:
         return
-    for match in _PEM_BEGIN.finditer(text):
+    for match in scan.finditer(_PEM_BEGIN, text, budget):
         end_line = f"-----END {match.group('label')}-----"
         # A block has no more than a few hundred lines; the next BEGIN ends the search.
         end = text.find(end_line, match.end())

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, overlaps
 
@@ -183,11 +184,11 @@ def find_date_of_birth(text: str, ctx: DetectorContext) -> Iterator[tuple[int, i
     """Spans of dates written as dates of birth; see the module docstring."""
     # Only a date with a birth word within its label windows can count: most
     # texts have none, and then the scan below is skipped.
-    labels = BIRTH_WORDS.all_in(text)
+    labels = BIRTH_WORDS.all_in(text, ctx.budget)
     if not labels:
         return
     previous_end = 0
-    for match in _DATE.finditer(text):
+    for match in scan.finditer(_DATE, text, ctx.budget):
         ctx.budget.check()
         start, end = match.span()
         if (

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
@@ -95,6 +96,10 @@ _OTHER_SHAPES = frozenset(
 )
 
 
+# At most 14 digits, a separator between two groups at most: a longer run is not one.
+_LONGEST = 2 * 14 - 1
+
+
 def _plausible(letters: str, groups: tuple[int, ...]) -> bool:
     digit_count = sum(groups)
     if not letters:
@@ -108,10 +113,10 @@ def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int,
     """Spans of driver's license numbers; see the module docstring for what counts."""
     # Only a number with a license word within its label windows can count:
     # most texts have none, and then the scan below is skipped.
-    labels = LICENSE_WORDS.all_in(text)
+    labels = LICENSE_WORDS.all_in(text, ctx.budget)
     if not labels:
         return
-    for match in _DL.finditer(text):
+    for match in scan.finditer(_DL, text, ctx.budget):
         ctx.budget.check()
         if not overlaps(labels, match.start() - 60, match.end() + 40):
             continue
@@ -122,6 +127,8 @@ def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int,
             continue
         letters = match.group("letters") or ""
         digits = match.group()[len(letters) :]
+        if len(digits) > _LONGEST:
+            continue  # more digits than any license has, however grouped
         groups = tuple(len(g) for g in _SEPARATOR.split(digits))
         if not _plausible(letters.rstrip("-"), groups):
             continue

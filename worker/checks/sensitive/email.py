@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 _SHAPE = r"""
@@ -35,6 +36,12 @@ _EMAIL = regex.compile(_SHAPE.replace("AT", "@", 1), regex.VERBOSE)
 # Inside a URL an address is often percent-encoded: ``?email=lena%40example.se``.
 _ENCODED = regex.compile(_SHAPE.replace("AT", "%40", 1), regex.VERBOSE)
 _URL_START = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|mailto:", regex.IGNORECASE)
+# An at sign that can join an address: a local part ends right before it, a
+# domain starts right after. A window with none of these holds no address.
+_JOINTS = {
+    at_sign: regex.compile(rf"(?<=[\p{{L}}0-9_]){at_sign}(?=[\p{{L}}0-9])")
+    for at_sign in ("@", "%40")
+}
 
 # Endings that make ``name@2x.png`` a file, not an address. (``.zip`` and
 # ``.mov`` are registered TLDs too, but nobody's mailbox lives there.)
@@ -50,19 +57,33 @@ _RETINA = regex.compile(r"[0-9]+(?:\.[0-9]+)?x\.", regex.IGNORECASE)
 
 def find_email(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each email address in ``text``, in order."""
+    budget = ctx.budget
     if "%40" not in text:
-        yield from _addresses(_EMAIL, "@", text)
+        yield from _addresses(_EMAIL, "@", text, budget)
         return
-    encoded = (span for span in _addresses(_ENCODED, "%40", text) if _in_url(text, span[0]))
-    yield from sorted([*_addresses(_EMAIL, "@", text), *encoded])
+    encoded = (span for span in _addresses(_ENCODED, "%40", text, budget) if _in_url(text, span[0]))
+    yield from sorted([*_addresses(_EMAIL, "@", text, budget), *encoded])
 
 
-def _addresses(pattern: regex.Pattern[str], at_sign: str, text: str) -> Iterator[tuple[int, int]]:
+def _addresses(
+    pattern: regex.Pattern[str], at_sign: str, text: str, budget: Budget
+) -> Iterator[tuple[int, int]]:
+    joint = _JOINTS[at_sign]
     pos = 0
     at = text.find(at_sign)
     while at != -1:
+        budget.check()
         # A local part has at most 64 characters (RFC 5321): scan only around each "@".
-        match = pattern.search(text, max(pos, at - 64), at + 256)
+        lo, hi = max(pos, at - 64), at + 256
+        if joint.search(text, lo, hi) is None:
+            # No address in this window, nor in that of any "@" before the next joint:
+            # skip them ("@" * 200_000 is one search, not 200,000).
+            following = joint.search(text, at + 1)
+            if following is None:
+                return
+            at = text.find(at_sign, max(at + 1, following.start() - 256))
+            continue
+        match = pattern.search(text, lo, hi)
         if match is None:
             at = text.find(at_sign, at + 1)
             continue

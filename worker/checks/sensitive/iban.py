@@ -24,6 +24,7 @@ import regex
 from stdnum import iban
 from stdnum.exceptions import ValidationError
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # From the SWIFT IBAN registry (the one python-stdnum ships), country + length;
@@ -69,11 +70,12 @@ def _valid(compact: str) -> bool:
 
 def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of IBANs in ``text``; see the module docstring for what counts."""
-    first = _START.search(text)
+    budget = ctx.budget
+    first = scan.search(_START, text, budget)
     if first is None:
         return
-    for match in _CANDIDATE.finditer(text, first.start() - 2):
-        ctx.budget.check()
+    for match in scan.finditer(_CANDIDATE, text, budget, first.start() - 2):
+        budget.check()
         start = match.start()
         length = _LENGTHS.get(text[start : start + 2].upper())
         if length is None:

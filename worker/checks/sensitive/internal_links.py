@@ -30,6 +30,7 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.ip_address import IPAddress, iter_ip_addresses
 
@@ -74,24 +75,25 @@ _TRAILING = ".,;:!?)]}*'\""
 def find_internal_links(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each internal link or address in ``text``, in order."""
     domains = tuple(d.lower().strip(".") for d in ctx.internal_domains)
+    budget = ctx.budget
     spans: list[tuple[int, int]] = []
     if "://" in text:
-        for match in _URL.finditer(text):
+        for match in scan.finditer(_URL, text, budget):
             host = match.group("host").strip("[]")
             if _is_internal_host(host, domains):
                 spans.append((match.start(), match.start() + len(match.group().rstrip(_TRAILING))))
-    for start, end, address in iter_ip_addresses(text):
+    for start, end, address in iter_ip_addresses(text, budget):
         if _is_internal_address(address):
             spans.append((start, _extend(text, end)))
     if "\\\\" in text:
-        for match in _UNC.finditer(text):
+        for match in scan.finditer(_UNC, text, budget):
             host = match.group("host").strip("[]")
             if "." not in host or _is_internal_host(host, domains):
                 spans.append((match.start(), match.start() + len(match.group().rstrip(_TRAILING))))
     lowered = text.lower()
     # Most texts name no internal place: skip the host scan unless a suffix is there.
     if any(hint in lowered for hint in _HOST_HINTS + domains):
-        for match in _HOST.finditer(text):
+        for match in scan.finditer(_HOST, text, budget):
             if _is_internal_name(match.group().lower(), domains) and _is_place(text, match):
                 spans.append((match.start(), _extend(text, match.end())))
     yield from _outside_urls(spans)
@@ -107,7 +109,9 @@ def _is_place(text: str, match: regex.Match[str]) -> bool:
         return True
     if text.startswith(":", end) and not text[end + 1 : end + 2].isspace():
         return True
-    line_start = max(text.rfind("\n", 0, start) + 1, start - _LOGIN_CHARS)
+    # The line's start, but no further back than a login command can be.
+    reach = max(0, start - _LOGIN_CHARS)
+    line_start = text.rfind("\n", reach, start) + 1 or reach
     return _LOGIN_COMMAND.search(text, line_start, start) is not None
 
 

@@ -16,10 +16,13 @@ addresses glued to letters (``std::vector``, ``build12.0.0.1``).
 from __future__ import annotations
 
 import ipaddress
+from bisect import bisect_right
 from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 _IPV4 = regex.compile(
@@ -45,25 +48,26 @@ _VERSION_WORD = regex.compile(
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-def iter_ip_addresses(text: str) -> Iterator[tuple[int, int, IPAddress]]:
+def iter_ip_addresses(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
     """Yield ``(start, end, address)`` for each IP address in ``text``, in order."""
     found: list[tuple[int, int, IPAddress]] = []
     if ":" in text:
-        found.extend(_ipv6(text))
+        found.extend(_ipv6(text, budget))
     if "." in text:
-        # An IPv4 tail of an IPv6 address ("::ffff:10.0.0.1") is part of that one.
-        taken = [(start, end) for start, end, _ in found]
-        found.extend(
-            (start, end, address)
-            for start, end, address in _ipv4(text)
-            if not any(s <= start < e for s, e in taken)
-        )
+        # An IPv4 tail of an IPv6 address ("::ffff:10.0.0.1") is part of that one. The
+        # IPv6 spans are in order and apart: only the last one starting before can hold it.
+        starts = [start for start, _, _ in found]
+        ends = [end for _, end, _ in found]
+        for start, end, address in _ipv4(text, budget):
+            k = bisect_right(starts, start)
+            if k == 0 or start >= ends[k - 1]:
+                found.append((start, end, address))
     found.sort(key=lambda item: item[0])
     yield from found
 
 
-def _ipv4(text: str) -> Iterator[tuple[int, int, IPAddress]]:
-    for match in _IPV4.finditer(text):
+def _ipv4(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
+    for match in scan.finditer(_IPV4, text, budget):
         if _VERSION_WORD.search(text, max(0, match.start() - 16), match.start()):
             continue
         try:
@@ -72,8 +76,8 @@ def _ipv4(text: str) -> Iterator[tuple[int, int, IPAddress]]:
             continue
 
 
-def _ipv6(text: str) -> Iterator[tuple[int, int, IPAddress]]:
-    for match in _IPV6.finditer(text):
+def _ipv6(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
+    for match in scan.finditer(_IPV6, text, budget):
         candidate = match.group()
         if not any("0" <= ch <= "9" for ch in candidate):
             continue
@@ -87,5 +91,5 @@ def _ipv6(text: str) -> Iterator[tuple[int, int, IPAddress]]:
 
 def find_ip_address(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each IP address in ``text``."""
-    for start, end, _address in iter_ip_addresses(text):
+    for start, end, _address in iter_ip_addresses(text, ctx.budget):
         yield start, end

@@ -21,6 +21,9 @@ from collections.abc import Iterable
 
 import regex
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
+
 DEFAULT_WINDOW_CHARS = 80
 # Straight, right single quotation mark and modifier letter apostrophe.
 _APOSTROPHES = "'\u2019\u02bc"
@@ -67,7 +70,7 @@ class Keywords:
         # twice the phrase is a generous bound for the scan margins below.
         self._longest = 2 * len(words[0]) + 8
 
-    def all_in(self, text: str) -> list[tuple[int, int]]:
+    def all_in(self, text: str, budget: Budget) -> list[tuple[int, int]]:
         """Every keyword of ``text``, in order; ``[]`` at once when none can be there.
 
         Each keyword found in a part of ``text`` (``near``, ``last_in``,
@@ -78,7 +81,7 @@ class Keywords:
         folded = text.casefold().replace("\u0307", "")
         if not any(needle in folded for needle in self._needles):
             return []
-        return [m.span() for m in self._pattern.finditer(text)]
+        return [m.span() for m in scan.finditer(self._pattern, text, budget)]
 
     def _spans(self, text: str, lo: int, hi: int) -> list[tuple[int, int]]:
         """Keywords that start and end inside ``text[lo:hi]``, in order."""

@@ -41,6 +41,8 @@ from functools import lru_cache
 import phonenumbers
 import regex
 
+from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.spans import merged
 
@@ -165,24 +167,28 @@ def _international(text: str, start: int, end: int) -> int | None:
 
 def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each phone number in ``text``."""
+    budget = ctx.budget
     spans: list[tuple[int, int]] = []
-    for run in _RUN.finditer(text):
+    for run in scan.finditer(_RUN, text, budget):
+        budget.check()
         # Room for a "+" or "(" before the run and for the lookarounds after it.
         pos, endpos = max(0, run.start() - 2), run.end() + 2
         if "+" in text[pos : run.start()] or text.startswith("00", run.start()):
-            for match in _INTERNATIONAL.finditer(text, pos, endpos):
+            for match in scan.finditer(_INTERNATIONAL, text, budget, pos, endpos):
+                budget.check()  # a phonenumbers parse each
                 end = _international(text, match.start(), match.end())
                 if end is not None:
                     spans.append((match.start(), end))
-        for match in _NANP.finditer(text, pos, endpos):
+        for match in scan.finditer(_NANP, text, budget, pos, endpos):
             if _label(text, match.start()) != "id":
                 spans.append(match.span())
-        for match in _BARE.finditer(text, pos, endpos):
+        for match in scan.finditer(_BARE, text, budget, pos, endpos):
             if _label(text, match.start()) == "phone":
                 spans.append(match.span())
         if text.startswith("0", run.start()) or text.startswith("(0", run.start() - 1):
-            spans.extend(_nationals(text, pos, endpos, ctx))
-    for hint in _TOLL_FREE.finditer(text):
+            spans.extend(_nationals(text, pos, endpos, budget))
+    for hint in scan.finditer(_TOLL_FREE, text, budget):
+        budget.check()
         # "1 (" may stand before the code; the longest tail ends 12 characters after it.
         vanity = _VANITY.search(text, max(0, hint.start() - 3), hint.start() + 16)
         if vanity is not None and _label(text, vanity.start()) != "id":
@@ -190,9 +196,9 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     yield from merged(spans)
 
 
-def _nationals(text: str, pos: int, endpos: int, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
-    for match in _NATIONAL.finditer(text, pos, endpos):
-        ctx.budget.check()
+def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tuple[int, int]]:
+    for match in scan.finditer(_NATIONAL, text, budget, pos, endpos):
+        budget.check()
         start, end = match.span()
         # "020 7946 0958 2 times": drop trailing groups past a national number's length.
         while sum("0" <= ch <= "9" for ch in text[start:end]) > _NATIONAL_DIGITS[-1]:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
@@ -106,7 +107,7 @@ def _issuable(area: str, group: str, serial: str) -> bool:
 def find_ssn(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of SSNs in ``text``; see the module docstring for what counts."""
     ssn_labels: list[tuple[int, int]] | None = None  # found once, at the first bare number
-    for match in _SSN.finditer(text):
+    for match in scan.finditer(_SSN, text, ctx.budget):
         ctx.budget.check()
         start, end = match.span()
         area = match["area"]
@@ -121,7 +122,7 @@ def find_ssn(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
             yield start, end
         elif _issuable(area, match["bgroup"], match["bserial"]):
             if ssn_labels is None:
-                ssn_labels = SSN_WORDS.all_in(text)
+                ssn_labels = SSN_WORDS.all_in(text, ctx.budget)
             # A bare number needs an SSN word within its label windows.
             if overlaps(ssn_labels, start - 60, end + 40) and label_is(
                 text, start, end, SSN_WORDS, OTHER_WORDS, 60, 40
