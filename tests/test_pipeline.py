@@ -13,6 +13,7 @@ from turncheck.schemas.turn import Turn
 from turncheck.worker import pipeline as pipeline_module
 from turncheck.worker.checks import CheckResult, CheckSet
 from turncheck.worker.errors import StoreUnavailable
+from turncheck.worker.evaluate import OUT_OF_TIME
 from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected, RetryPolicy
 from turncheck.worker.records import SaveReport, TurnResults
 
@@ -178,9 +179,15 @@ async def test_checking_a_heavy_batch_leaves_the_event_loop_responsive(tmp_path:
         clock=lambda: FIXED_NOW,
         retention=timedelta(days=30),
     )
+    store = p.store
+    assert isinstance(store, FlakyStore)
     lags = await loop_lags_while(p.handle_batch(messages, _none_commit))
     assert len(lags) > 10, "the batch was too light to measure anything"
     assert max(lags) < 0.2, f"the loop stalled {max(lags):.3f} s"
+    [big] = [item for item in store.saved if item.turn.turn_id == "t-big"]
+    verdicts = {r.check.name: (r.verdict.value, r.reason) for r in big.results}
+    assert verdicts["sensitive"] == ("errored", OUT_OF_TIME.reason)
+    assert verdicts["grounded"] == ("errored", OUT_OF_TIME.reason)
 
 
 async def loop_lags_while(work: Coroutine[Any, Any, object]) -> list[float]:
