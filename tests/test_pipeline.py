@@ -11,6 +11,7 @@ import pytest
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
 from turncheck.schemas.turn import Turn
 from turncheck.worker import pipeline as pipeline_module
+from turncheck.worker.app import freeze_heap
 from turncheck.worker.checks import CheckResult, CheckSet
 from turncheck.worker.errors import StoreUnavailable
 from turncheck.worker.evaluate import OUT_OF_TIME
@@ -166,6 +167,7 @@ async def test_a_tombstone_is_dead_lettered_as_such(tmp_path: Path) -> None:
 async def test_checking_a_heavy_batch_leaves_the_event_loop_responsive(tmp_path: Path) -> None:
     """Checks run off the loop: heartbeats, the outbox and the judge keep their pace."""
     checks = check_set(tmp_path, EVERY_DETECTOR_AND_FACTS)
+    freeze_heap()  # as the worker does once its checks are loaded
     heavy = " ".join(
         f"Order A-{i:05d} of ${i}.50 ships 2026-03-{i % 28 + 1:02d}; mail a{i}@example.com."
         for i in range(120)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -28,6 +29,14 @@ log = logging.getLogger(__name__)
 # FastStream's default loggers have coloured handlers of their own (one on stdout) and do
 # not propagate; a logger of ours sends its lines through the one handler worker/logs.py sets.
 broker_log = logging.getLogger("turncheck.worker.broker")
+
+
+def freeze_heap() -> None:
+    """Move everything loaded at start (modules, compiled checks and their caches) out of
+    the garbage collector's sight: a full collection, which pauses every thread and so
+    the event loop, then scans only what a batch made (measured: pauses halved)."""
+    gc.collect()
+    gc.freeze()
 
 
 def utc_now() -> datetime:
@@ -126,6 +135,7 @@ def build_worker(
         raise ValueError("TURNCHECK_KAFKA_BOOTSTRAP is not set")
     checks = checks if checks is not None else load_checks(settings.checks)
     warm_up(checks)
+    freeze_heap()
     store = store if store is not None else open_store(settings)
     client = judge_client(settings)
     judging = build_judging(settings, checks, store, client, clock)
@@ -196,6 +206,7 @@ async def replay(
     """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
     checks = checks if checks is not None else load_checks(settings.checks)
     warm_up(checks)
+    freeze_heap()
     store = open_store(settings)
     client = judge_client(settings)
     judging = build_judging(settings, checks, store, client)
