@@ -167,3 +167,21 @@ async def test_a_refused_statement_names_no_value_of_the_turn(store: Store) -> N
     with pytest.raises(Exception) as caught:
         await store.writer.save([refused], FIXED_NOW)
     assert "SECRET-VALUE" not in str(caught.value)
+
+
+@pytest.mark.postgres
+async def test_a_pool_timeout_counts_as_the_database_being_unavailable(postgres_url: str) -> None:
+    """Every connection busy past the pool's wait: the batch waits and retries, never
+    goes to the dead-letter topic as if the turn were at fault."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from turncheck.worker.errors import StoreUnavailable
+    from turncheck.worker.store import Database
+
+    engine = create_async_engine(postgres_url, pool_size=1, max_overflow=0, pool_timeout=0.1)
+    database = Database(engine)
+    async with engine.connect():
+        with pytest.raises(StoreUnavailable):
+            async with database.transaction():
+                pass
+    await database.close()
