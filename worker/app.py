@@ -39,6 +39,14 @@ def freeze_heap() -> None:
     gc.freeze()
 
 
+def ready_checks(settings: Settings, checks: CheckSet | None) -> CheckSet:
+    """The checks given, or those the settings name, warmed up, with the heap frozen after."""
+    checks = checks if checks is not None else load_checks(settings.checks)
+    warm_up(checks)
+    freeze_heap()
+    return checks
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -133,9 +141,7 @@ def build_worker(
     """The Kafka worker: consumer, dead-letter publisher and outbox publisher."""
     if not settings.kafka_bootstrap:
         raise ValueError("TURNCHECK_KAFKA_BOOTSTRAP is not set")
-    checks = checks if checks is not None else load_checks(settings.checks)
-    warm_up(checks)
-    freeze_heap()
+    checks = ready_checks(settings, checks)
     store = store if store is not None else open_store(settings)
     client = judge_client(settings)
     judging = build_judging(settings, checks, store, client, clock)
@@ -204,9 +210,7 @@ async def replay(
     on_progress: Callable[[int], None] | None = None,
 ) -> ReplayTotals:
     """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
-    checks = checks if checks is not None else load_checks(settings.checks)
-    warm_up(checks)
-    freeze_heap()
+    checks = ready_checks(settings, checks)
     store = open_store(settings)
     client = judge_client(settings)
     judging = build_judging(settings, checks, store, client)

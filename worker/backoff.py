@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(slots=True)
 class Backoff:
-    """Successive waits: ``next_s``, doubling, at most ``max_s``."""
+    """Successive waits: ``first_s``, doubling, at most ``max_s``; ``reset`` after a success."""
 
-    next_s: float
+    first_s: float
     max_s: float
+    _next_s: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._next_s = self.first_s
 
     def take(self) -> float:
-        current, self.next_s = self.next_s, min(self.next_s * 2, self.max_s)
+        current, self._next_s = self._next_s, min(self._next_s * 2, self.max_s)
         return current
+
+    def reset(self) -> None:
+        self._next_s = self.first_s

@@ -125,7 +125,6 @@ def subscribe(
 
     @subscriber
     async def handle_turns(_bodies: list[bytes], msg: KafkaMessage) -> None:
-        nonlocal backoff
         records = (
             msg.raw_message if isinstance(msg.raw_message, (list, tuple)) else [msg.raw_message]
         )
@@ -153,6 +152,6 @@ def subscribe(
         except BaseException:
             await msg.nack()
             raise
-        backoff = Backoff(0.5, 30.0)
+        backoff.reset()
 
     return subscriber

@@ -198,13 +198,6 @@ class Publisher:
         return total
 
 
-async def publish_pending(
-    store: OutboxStore, send: Send, clock: Clock, policy: OutboxPolicy = OutboxPolicy()
-) -> int:
-    """Send one round of sendable events; return how many were sent."""
-    return (await Publisher(store, send, clock, policy).publish_round()).sent
-
-
 async def drain(
     store: OutboxStore, send: Send, clock: Clock, policy: OutboxPolicy = OutboxPolicy()
 ) -> int:

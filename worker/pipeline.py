@@ -126,7 +126,7 @@ class Pipeline:
         # Checks are CPU work that can take a while on a large batch: off the event
         # loop, so heartbeats, the outbox and the judge keep running meanwhile.
         checked = await asyncio.to_thread(self.check_all, messages)
-        saved, refused = await self._store(checked.items)
+        saved, stored, refused = await self._store(checked.items)
         rejected = checked.rejected + refused
         if rejected:
             await self.dead_letter(rejected)
@@ -134,8 +134,6 @@ class Pipeline:
         judging = [job for job in checked.jobs if job.key in saved.pending]
         if judging and self.judging is not None:
             self.judging.runner.submit(judging)
-        refused_ids = {id(r.message) for r in refused}
-        stored = [item for message, item in checked.items if id(message) not in refused_ids]
         results = [r for item in stored for r in item.results]
         report = BatchReport(
             turns=len(stored),
@@ -202,15 +200,16 @@ class Pipeline:
 
     async def _store(
         self, items: list[tuple[RawMessage, TurnResults]]
-    ) -> tuple[SaveReport, list[Rejected]]:
-        """Store the batch whole; if the database keeps refusing it, turn by turn."""
+    ) -> tuple[SaveReport, list[TurnResults], list[Rejected]]:
+        """Store the batch whole; if the database keeps refusing it, turn by turn. Returns
+        what was saved, the turns stored and the turns refused."""
         batch = [item for _, item in items]
         backoff = self.retry.backoff()
         for attempt in range(1, self.retry.attempts + 1):
             try:
-                return await self._save_through_outages(batch), []
+                return await self._save_through_outages(batch), batch, []
             except Exception as exc:
-                if attempt == self.retry.attempts or len(batch) == 0:
+                if attempt == self.retry.attempts:
                     log.warning("batch refused by the store error=%s", type(exc).__name__)
                     break
                 delay_s = backoff.take()
@@ -225,8 +224,10 @@ class Pipeline:
 
     async def _store_one_by_one(
         self, items: list[tuple[RawMessage, TurnResults]]
-    ) -> tuple[SaveReport, list[Rejected]]:
-        new_results, pending, refused = 0, set[tuple[str, str, str]](), []
+    ) -> tuple[SaveReport, list[TurnResults], list[Rejected]]:
+        new_results, pending = 0, set[tuple[str, str, str]]()
+        stored: list[TurnResults] = []
+        refused: list[Rejected] = []
         for message, item in items:
             try:
                 report = await self._save_through_outages([item])
@@ -238,9 +239,10 @@ class Pipeline:
                 )
                 refused.append(Rejected(message, _could_not("stored", exc)))
                 continue
+            stored.append(item)
             new_results += report.new_results
             pending |= report.pending
-        return SaveReport(new_results, frozenset(pending)), refused
+        return SaveReport(new_results, frozenset(pending)), stored, refused
 
     async def _save_through_outages(self, batch: list[TurnResults]) -> SaveReport:
         backoff = self.retry.backoff()
