@@ -8,11 +8,13 @@
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
     ├── ServiceUnavailable      the database or the broker does not answer at start; exit 3
     ├── StoreUnavailable        the database is out of reach: consuming pauses, nothing committed
-    └── JudgeError              the judge gave no usable answer: the result is errored
-        ├── JudgeUnavailable        timeouts, connection errors, 5xx, 429 past the deadline
-        └── JudgeRejected           4xx other than 429: the request itself is wrong
+    ├── JudgeError              the judge gave no usable answer: the result is errored
+    │   ├── JudgeUnavailable        timeouts, connection errors, 5xx, 429 past the deadline
+    │   └── JudgeRejected           4xx other than 429: the request itself is wrong
+    └── DeliveryFailed          Slack or the mail server did not take an alert: it stays
+                                pending and is tried again, with backoff, until its day ends
 
-Foreign errors (SQLAlchemy, aiokafka, httpx, pydantic) are translated where
+Foreign errors (SQLAlchemy, aiokafka, httpx, pydantic, slack-sdk, aiosmtplib) are translated where
 they enter. Every message here is safe to log or store: it names fields,
 hosts and causes, never a password or text of a turn, a prompt or a reply.
 The command line's exit codes are in ``worker/exits.py``.
@@ -96,3 +98,13 @@ class JudgeUnavailable(JudgeError):
 
 class JudgeRejected(JudgeError):
     pass
+
+
+class DeliveryFailed(TurncheckError):
+    """``reason`` is a few words stored on the alert's delivery row: an error code from
+    Slack ("channel_not_found"), an SMTP reply code, or the failure's type; never a token,
+    a password or a webhook URL (it is a secret too)."""
+
+    def __init__(self, channel: str, reason: str) -> None:
+        self.channel, self.reason = channel, reason
+        super().__init__(f"{channel}: {reason}")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from turncheck.worker.errors import ConfigurationError
@@ -87,12 +88,68 @@ class Settings(BaseSettings):
         default="text", description="`json`: every log line is one JSON object."
     )
 
-    @field_validator("checks", mode="before")
+    # Alerts. A check's own `alert:` overrides the first four.
+    alert_latest: int = Field(default=200, ge=1, le=100_000, description="Results judged.")
+    alert_min_pass_rate: float = Field(default=0.95, ge=0, le=1)
+    alert_min_results: int = Field(default=50, ge=1, description="Fewer results: no alert yet.")
+    alert_channels: Annotated[list[Literal["slack", "mail"]] | None, NoDecode] = Field(
+        default=None, description="slack, mail or both; default: every channel configured."
+    )
+    alert_interval_s: float = Field(default=300.0, ge=1, description="How often rates are read.")
+    alert_digest_hour: int | None = Field(
+        default=9, ge=0, le=23, description="Hour of the daily digest; empty: no digest."
+    )
+    alert_timezone: str = Field(default="UTC", description="The zone of alert days and digest.")
+    alert_templates: Path | None = Field(
+        default=None, description="A folder of templates that replace the shipped ones."
+    )
+    alert_retry_first_s: float = Field(default=30.0, gt=0)
+    alert_retry_max_s: float = Field(default=1800.0, gt=0)
+    alert_send_timeout_s: float = Field(default=15.0, gt=0)
+    alert_slack_token: SecretStr | None = Field(
+        default=None, description="A bot token (xoxb-…) with chat:write."
+    )
+    alert_slack_channel: str | None = Field(default=None, description="Where the bot posts.")
+    alert_slack_webhook_url: SecretStr | None = Field(
+        default=None, description="An incoming webhook, instead of a token and channel."
+    )
+    alert_slack_base_url: str = "https://slack.com/api/"
+    alert_mail_host: str | None = None
+    alert_mail_port: int = Field(default=587, ge=1, le=65_535)
+    alert_mail_security: Literal["starttls", "tls", "none"] = "starttls"
+    alert_mail_username: str | None = None
+    alert_mail_password: SecretStr | None = None
+    alert_mail_ca_file: Path | None = Field(
+        default=None, description="Certificates to trust for the mail server; default: system."
+    )
+    alert_mail_from: str = "turncheck@localhost"
+    alert_mail_to: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Administrators' addresses, separated by commas."
+    )
+    api_url: str | None = Field(
+        default=None, description="The HTTP API's public address, for links in alerts."
+    )
+
+    @field_validator("checks", "alert_mail_to", "alert_channels", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("alert_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("not a time zone name such as Europe/Paris or UTC") from None
+        return value
+
+    @field_validator("alert_digest_hour", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
 
     @property
     def retention(self) -> timedelta:
