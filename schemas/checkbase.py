@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 CheckName = Annotated[
     str,
@@ -15,6 +15,40 @@ CheckName = Annotated[
 ]
 
 
+class AlertRule(BaseModel):
+    """When a check raises its daily alert; what is left out comes from the settings
+    (``TURNCHECK_ALERT_*``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    latest: int | None = Field(
+        default=None, ge=1, le=100_000, description="How many of the latest results count."
+    )
+    min_pass_rate: float | None = Field(
+        default=None, ge=0, le=1, description="Below this share of passed results, alert."
+    )
+    min_results: int | None = Field(
+        default=None, ge=1, description="Fewer results than this: too early to alert."
+    )
+    channels: list[Literal["slack", "mail"]] | None = Field(
+        default=None, min_length=1, description="Where the alert goes."
+    )
+
+    @field_validator("channels")
+    @classmethod
+    def _once_each(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(set(value)) != len(value):
+            raise ValueError("a channel is named twice")
+        return value
+
+    @model_validator(mode="after")
+    def _reachable(self) -> AlertRule:
+        if self.latest is not None and self.min_results is not None:
+            if self.min_results > self.latest:
+                raise ValueError("min_results is more than latest: the alert could never fire")
+        return self
+
+
 class BaseCheck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -22,3 +56,17 @@ class BaseCheck(BaseModel):
     stage: Literal["input", "output"] = "output"
     mode: Literal["block", "background"] = "block"
     description: str | None = None
+    alert: AlertRule | Literal["off"] = Field(
+        default_factory=AlertRule,
+        description="The daily alert's thresholds, or `off`; left out, the settings' defaults.",
+    )
+
+    @field_validator("alert", mode="before")
+    @classmethod
+    def _yaml_off(cls, value: Any) -> Any:
+        # YAML reads a bare `off` (and `false`) as False; `on`/`true` as True.
+        if value is False:
+            return "off"
+        if value is True:
+            return {}
+        return value

@@ -244,5 +244,41 @@ async def _pass_rates(
         await store.close()
 
 
+@app.command()
+def failing(
+    check: Annotated[str, typer.Option(help="The check's name.")],
+    agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
+    since: Annotated[
+        str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
+    ] = "1d",
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
+    as_json: JsonOption = False,
+) -> None:
+    """List a check's results that did not pass (failed or errored), newest first.
+
+    An alert links here; `turncheck results TURN_ID` shows every check of one turn.
+    """
+    settings = startup.settings()
+    start = startup.parse_since(since, utc_now())
+    startup.reach(settings)
+    startup.embedded_schema(settings)
+    with database_errors(settings.database_url):
+        found = asyncio.run(_not_passed(settings, check, agent, start, limit))
+    if as_json:
+        print(json.dumps([r.as_dict() for r in found], indent=2))
+    else:
+        Console().print(report.not_passed_table(found, check, start))
+
+
+async def _not_passed(
+    settings: Settings, check: str, agent: str | None, since: datetime, limit: int
+) -> list[report.StoredResult]:
+    store = open_store(settings)
+    try:
+        return await store.queries.not_passed(check, agent=agent, since=since, limit=limit)
+    finally:
+        await store.close()
+
+
 def main() -> None:
     exits.run_command_line(app, err)

@@ -29,6 +29,21 @@ def results_table(results: list[StoredResult]) -> Table:
     return table
 
 
+def not_passed_table(results: list[StoredResult], check: str, since: datetime) -> Table:
+    table = Table(title=f"{check}: results not passed since {since:%Y-%m-%d %H:%M} UTC")
+    for column in ("checked at", "turn", "agent", "verdict", "reason"):
+        table.add_column(column)
+    for r in results:
+        table.add_row(
+            f"{r.checked_at:%Y-%m-%d %H:%M:%S}",
+            r.turn_id,
+            f"{r.agent_id} v{r.agent_version}",
+            f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
+            r.reason or "",
+        )
+    return table
+
+
 def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
     table = Table(title=f"pass rates since {since:%Y-%m-%d %H:%M} UTC")
     judged = any(r.judge_input_tokens or r.judge_output_tokens for r in rows)
@@ -47,4 +62,4 @@ def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
     return table
 
 
-__all__ = ["PassRate", "StoredResult", "pass_rate_table", "results_table"]
+__all__ = ["PassRate", "StoredResult", "not_passed_table", "pass_rate_table", "results_table"]

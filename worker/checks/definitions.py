@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import ValidationError
 
+from turncheck.schemas.checkbase import AlertRule
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.schemas.turn import Turn
@@ -49,6 +50,8 @@ class CheckSet:
 
     by_agent: dict[str, tuple[CompiledCheck, ...]]
     judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
+    alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
+    """By (agent, check name): the check's alert as written, None when it is off."""
 
     def for_agent(self, agent_id: str) -> tuple[CompiledCheck, ...]:
         return self.by_agent.get(agent_id, ())
@@ -83,6 +86,7 @@ def check_set(
 def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> CheckSet:
     by_agent: dict[str, list[CompiledCheck]] = {}
     judged_by_agent: dict[str, list[CompiledJudged]] = {}
+    alert_rules: dict[tuple[str, str], AlertRule | None] = {}
     for check_file, base_dir in files:
         checks = by_agent.setdefault(check_file.agent, [])
         judged = judged_by_agent.setdefault(check_file.agent, [])
@@ -96,14 +100,21 @@ def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> Check
                     "name",
                     f"check name is already used for agent {check_file.agent!r}",
                 )
-            version = check_version(definition.model_dump(mode="json", exclude_defaults=True))
+            # The alert is about the results, not how they are decided: a new threshold
+            # keeps the check's version, so its results and rates carry on.
+            version = check_version(
+                definition.model_dump(mode="json", exclude_defaults=True, exclude={"alert"})
+            )
             if isinstance(definition, JudgeCheck | RubricCheck):
                 judged.append(_compile_judged(definition, version, base_dir, source))
             else:
                 checks.append(_compile(definition, version))
+            alert = definition.alert
+            alert_rules[check_file.agent, definition.name] = None if alert == "off" else alert
     return CheckSet(
         {agent: tuple(checks) for agent, checks in by_agent.items() if checks},
         {agent: tuple(checks) for agent, checks in judged_by_agent.items() if checks},
+        alert_rules,
     )
 
 

@@ -30,7 +30,7 @@ from turncheck.worker.checks import CheckResult
 from turncheck.worker.checks.result import Outcome
 from turncheck.worker.errors import JudgeError, StoreUnavailable
 from turncheck.worker.judge.kinds import JudgedDecision
-from turncheck.worker.judge.plan import JudgeJob
+from turncheck.worker.judge.plan import BACKLOG_FULL, JudgeJob
 from turncheck.worker.judge.types import JudgeClient
 from turncheck.worker.records import PendingJudgement, TurnRef
 
@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 TOO_LATE = "The judge did not answer before the deadline."
 ABANDONED = "The judgement was abandoned: the worker holding it stopped before the judge answered."
+NOT_JUDGED = (ABANDONED, BACKLOG_FULL)
+"""Reasons of results errored by the worker (a deploy, a full backlog), not by the check:
+alerts show them apart so a deploy does not look like a drop in quality."""
 
 
 class JudgedStore(Protocol):

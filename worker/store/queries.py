@@ -26,6 +26,23 @@ class Queries:
             rows = (await conn.execute(query)).mappings().all()
         return [StoredResult.from_row(row) for row in rows]
 
+    async def not_passed(
+        self, check: str, *, agent: str | None, since: datetime, limit: int
+    ) -> list[StoredResult]:
+        """A check's results that did not pass, newest first: the turns an alert points to."""
+        r = check_results.c
+        query = (
+            select(check_results)
+            .where(r.check_name == check, r.verdict != "passed", r.checked_at >= since)
+            .order_by(r.checked_at.desc(), r.id.desc())
+            .limit(limit)
+        )
+        if agent is not None:
+            query = query.where(r.agent_id == agent)
+        async with self.database.transaction() as conn:
+            rows = (await conn.execute(query)).mappings().all()
+        return [StoredResult.from_row(row) for row in rows]
+
     async def pass_rates(
         self, *, since: datetime | None = None, check: str | None = None, agent: str | None = None
     ) -> list[PassRate]:

@@ -9,7 +9,9 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Column,
+    Date,
     DateTime,
+    ForeignKey,
     Dialect,
     Float,
     Index,
@@ -75,6 +77,8 @@ check_results = Table(
     UniqueConstraint("turn_id", "check_name", "check_version", name="uq_check_results_turn_check"),
     Index("ix_check_results_person_id", "person_id"),
     Index("ix_check_results_expires_at", "expires_at"),
+    # Alerts read a check's latest results, newest first.
+    Index("ix_check_results_latest", "check_name", "agent_id", "checked_at"),
 )
 
 pass_rate_rollups = Table(
@@ -137,4 +141,41 @@ outbox = Table(
         postgresql_where=text("sent_at IS NULL"),
         sqlite_where=text("sent_at IS NULL"),
     ),
+)
+
+# One row per alert a day: the unique key is what lets several replicas raise it once.
+# A digest has kind "digest" and empty check and agent.
+alerts = Table(
+    "alerts",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),
+    Column("check_name", String(64), nullable=False),
+    Column("agent_id", String(200), nullable=False),
+    Column("day", Date, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    # The message as it was when the threshold was crossed, so a retry sends the same.
+    Column("snapshot", Text, nullable=False),
+    # Evaluations that found the threshold crossed again after this alert was raised.
+    Column("suppressed", Integer, nullable=False, server_default="0"),
+    # The last evaluation slot counted in ``suppressed``: replicas count each slot once.
+    Column("suppressed_slot", BigInteger, nullable=True),
+    UniqueConstraint("kind", "check_name", "agent_id", "day", name="uq_alerts_check_day"),
+)
+
+alert_deliveries = Table(
+    "alert_deliveries",
+    metadata,
+    Column("alert_id", Id, ForeignKey("alerts.id", ondelete="CASCADE"), primary_key=True),
+    Column("channel", String(8), primary_key=True),
+    # pending, sent, or failed (the day ended before a send succeeded).
+    Column("status", String(8), nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("next_attempt_at", UTCDateTime, nullable=True),
+    Column("give_up_at", UTCDateTime, nullable=False),
+    Column("claimed_by", String(100), nullable=True),
+    Column("claimed_until", UTCDateTime, nullable=True),
+    Column("last_error", String(100), nullable=True),
+    Column("sent_at", UTCDateTime, nullable=True),
+    Index("ix_alert_deliveries_status", "status"),
 )

@@ -1,0 +1,311 @@
+"""Raise and deliver alerts: read each watched check's latest results, raise the day's
+alert when its pass rate is below the threshold, send what is due, and the digest.
+
+Every step is safe to run from several replicas at once (see ``alerts/store.py``), and
+a channel that fails never raises out of here: the delivery stays pending, with backoff,
+until its day ends, then it is recorded as failed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from turncheck.alerts.notice import (
+    CheckAlert,
+    DayRate,
+    Digest,
+    DigestLine,
+    Links,
+    Notice,
+    WindowCounts,
+    from_json,
+    to_json,
+)
+from turncheck.alerts.policy import AlertPolicy
+from turncheck.alerts.store import CHECK, DIGEST, AlertStore, Due
+from turncheck.worker.errors import ConfigurationError, DeliveryFailed
+from turncheck.worker.judge.runner import NOT_JUDGED
+
+log = logging.getLogger(__name__)
+
+Sender = Callable[[Notice], Awaitable[None]]
+"""Renders a notice for its channel and sends it; raises ``DeliveryFailed``."""
+Clock = Callable[[], datetime]
+LinkMaker = Callable[[str, str], Links]
+
+TREND_DAYS = 14
+DAY_ENDED = "the day ended before a send succeeded"
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """A check whose results are watched for its agent, under its policy."""
+
+    check: str
+    agent_id: str
+    policy: AlertPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    interval_s: float = 300.0
+    """How often checks are evaluated: one crossing counted per interval."""
+    retry_first_s: float = 30.0
+    retry_max_s: float = 1800.0
+    lease_s: float = 300.0
+    """How long a sender holds a delivery; more than a send's timeout."""
+
+    def retry_after_s(self, attempts: int) -> float:
+        return float(min(self.retry_max_s, self.retry_first_s * 2 ** min(max(attempts - 1, 0), 30)))
+
+
+@dataclass(slots=True)
+class RoundReport:
+    raised: list[str] = field(default_factory=list)
+    """``check@agent`` of the alerts this round raised."""
+    suppressed: int = 0
+    sent: int = 0
+    failed: int = 0
+    """Failed sends this round (tried again later, or given up when the day ended)."""
+
+
+class Alerter:
+    def __init__(
+        self,
+        store: AlertStore,
+        watched: Sequence[Watched],
+        senders: Mapping[str, Sender],
+        *,
+        clock: Clock,
+        zone: ZoneInfo,
+        links: LinkMaker,
+        owner: str,
+        timing: Timing = Timing(),
+        digest_channels: Sequence[str] = (),
+        digest_hour: int | None = None,
+    ) -> None:
+        self.store = store
+        self.watched = tuple(watched)
+        self.senders = senders
+        self.clock = clock
+        self.zone = zone
+        self.links = links
+        self.owner = owner
+        self.timing = timing
+        self.digest_channels = tuple(digest_channels)
+        self.digest_hour = digest_hour
+
+    def today(self, now: datetime) -> date:
+        return now.astimezone(self.zone).date()
+
+    def start_of(self, day: date) -> datetime:
+        return datetime.combine(day, time(), self.zone)
+
+    async def run_once(self) -> RoundReport:
+        """Evaluate every watched check, then send what is due."""
+        report = RoundReport()
+        await self.evaluate(report)
+        await self.deliver(report)
+        return report
+
+    async def scheduled_round(self) -> RoundReport:
+        """A round of the schedule: evaluate, raise the digest if its hour has passed and
+        it has not gone (a worker down at the hour sends it when it is back), send."""
+        report = await self.evaluate()
+        if await self.digest_due():
+            await self.digest()
+        return await self.deliver(report)
+
+    async def digest_round(self) -> RoundReport:
+        await self.digest()
+        return await self.deliver()
+
+    async def digest_due(self) -> bool:
+        if self.digest_hour is None or not self.digest_channels or not self.watched:
+            return False
+        now = self.clock().astimezone(self.zone)
+        if now.hour < self.digest_hour:
+            return False
+        covered = now.date() - timedelta(days=1)
+        return not await self.store.exists(kind=DIGEST, check="", agent_id="", day=covered)
+
+    async def evaluate(self, report: RoundReport | None = None) -> RoundReport:
+        report = report if report is not None else RoundReport()
+        now = self.clock()
+        day = self.today(now)
+        slot = int(now.timestamp() // self.timing.interval_s)
+        for watched in self.watched:
+            counts = await self.counts(watched)
+            if not crossed(counts, watched.policy):
+                continue
+            notice = await self.check_alert(watched, counts, now)
+            raised = await self.store.raise_alert(
+                kind=CHECK,
+                check=watched.check,
+                agent_id=watched.agent_id,
+                day=day,
+                snapshot=to_json(notice),
+                channels=watched.policy.channels,
+                now=now,
+                give_up_at=self.start_of(day + timedelta(days=1)),
+            )
+            if raised:
+                log.info("alert raised check=%s agent=%s", watched.check, watched.agent_id)
+                report.raised.append(f"{watched.check}@{watched.agent_id}")
+            elif await self.store.count_suppressed(
+                kind=CHECK, check=watched.check, agent_id=watched.agent_id, day=day, slot=slot
+            ):
+                report.suppressed += 1
+        return report
+
+    def find(self, check: str, agent_id: str | None) -> Watched:
+        """The watched check of that name (and agent, needed when several agents have it)."""
+        found = [
+            w for w in self.watched if w.check == check and agent_id in (None, w.agent_id)
+        ]
+        if not found:
+            raise ConfigurationError(
+                f"no check {check!r}{f' for agent {agent_id!r}' if agent_id else ''} "
+                "with alerts on in TURNCHECK_CHECKS"
+            )
+        if len(found) > 1:
+            agents = ", ".join(w.agent_id for w in found)
+            raise ConfigurationError(f"check {check!r} belongs to agents {agents}: pass --agent")
+        return found[0]
+
+    async def preview(self, watched: Watched) -> tuple[CheckAlert, bool]:
+        """The alert as it would be raised now, and whether the threshold is crossed;
+        nothing is written."""
+        counts = await self.counts(watched)
+        notice = await self.check_alert(watched, counts, self.clock())
+        return notice, crossed(counts, watched.policy)
+
+    async def counts(self, watched: Watched) -> WindowCounts:
+        return await self.store.latest_counts(
+            watched.check, watched.agent_id, watched.policy.latest, NOT_JUDGED
+        )
+
+    async def check_alert(
+        self, watched: Watched, counts: WindowCounts, now: datetime
+    ) -> CheckAlert:
+        day = self.today(now)
+        return CheckAlert(
+            check=watched.check,
+            agent_id=watched.agent_id,
+            day=day,
+            raised_at=now,
+            latest=watched.policy.latest,
+            min_pass_rate=watched.policy.min_pass_rate,
+            counts=counts,
+            trend=await self.trend(watched, day),
+            links=self.links(watched.check, watched.agent_id),
+            earlier=await self.store.earlier(watched.check, watched.agent_id, before=day),
+        )
+
+    async def trend(self, watched: Watched, last_day: date) -> tuple[DayRate, ...]:
+        """Daily pass rates over ``TREND_DAYS`` days ending with ``last_day``. Days are
+        the zone's; an hour of rollups counts toward the day it starts in."""
+        first_day = last_day - timedelta(days=TREND_DAYS - 1)
+        hours = await self.store.hourly_counts(
+            watched.check, watched.agent_id, self.start_of(first_day)
+        )
+        passed = dict.fromkeys((first_day + timedelta(days=n) for n in range(TREND_DAYS)), 0)
+        totals = dict(passed)
+        for start, hour_passed, hour_total in hours:
+            day = start.astimezone(self.zone).date()
+            if day in totals:
+                passed[day] += hour_passed
+                totals[day] += hour_total
+        return tuple(DayRate(day, passed[day], totals[day]) for day in totals)
+
+    async def digest(self) -> bool:
+        """Raise the digest of yesterday, once a day however many replicas ask; False
+        when it was already raised or nothing is watched."""
+        if not self.watched or not self.digest_channels:
+            return False
+        now = self.clock()
+        today = self.today(now)
+        covered = today - timedelta(days=1)
+        lines = []
+        for watched in self.watched:
+            lines.append(
+                DigestLine(
+                    check=watched.check,
+                    agent_id=watched.agent_id,
+                    min_pass_rate=watched.policy.min_pass_rate,
+                    min_results=watched.policy.min_results,
+                    counts=await self.counts(watched),
+                    trend=await self.trend(watched, today),
+                    alerted=await self.store.earlier(
+                        watched.check, watched.agent_id, before=today, since=covered
+                    ),
+                    links=self.links(watched.check, watched.agent_id),
+                )
+            )
+        raised = await self.store.raise_alert(
+            kind=DIGEST,
+            check="",
+            agent_id="",
+            day=covered,
+            snapshot=to_json(Digest(covered, now, tuple(lines))),
+            channels=self.digest_channels,
+            now=now,
+            give_up_at=self.start_of(today + timedelta(days=1)),
+        )
+        if raised:
+            log.info("digest raised day=%s checks=%d", covered.isoformat(), len(lines))
+        return raised
+
+    async def deliver(self, report: RoundReport | None = None) -> RoundReport:
+        """Send every delivery that is due and that this sender can claim."""
+        report = report if report is not None else RoundReport()
+        for due in await self.store.due(self.clock()):
+            now = self.clock()
+            lease = now + timedelta(seconds=self.timing.lease_s)
+            if not await self.store.claim(due, owner=self.owner, now=now, until=lease):
+                continue
+            await self._send(due, report)
+        return report
+
+    async def _send(self, due: Due, report: RoundReport) -> None:
+        now = self.clock()
+        if now >= due.give_up_at:
+            await self.store.failed(due, DAY_ENDED, None)
+            report.failed += 1
+            return
+        sender = self.senders.get(due.channel)
+        try:
+            if sender is None:
+                raise DeliveryFailed(due.channel, "channel not configured")
+            await sender(from_json(due.kind, due.snapshot))
+        except Exception as exc:
+            # Anything else (a template that fails on this notice, say) is retried too:
+            # the alert is kept, and its row says why it has not gone.
+            reason = exc.reason if isinstance(exc, DeliveryFailed) else type(exc).__name__
+            retry_at = now + timedelta(seconds=self.timing.retry_after_s(due.attempts + 1))
+            final = retry_at >= due.give_up_at
+            await self.store.failed(due, reason, None if final else retry_at)
+            report.failed += 1
+            log.warning(
+                "alert send failed kind=%s channel=%s attempts=%d reason=%s%s",
+                due.kind,
+                due.channel,
+                due.attempts + 1,
+                reason,
+                " (given up: the day ends first)" if final else "",
+            )
+            return
+        await self.store.delivered(due, self.clock())
+        report.sent += 1
+        log.info("alert sent kind=%s channel=%s", due.kind, due.channel)
+
+
+def crossed(counts: WindowCounts, policy: AlertPolicy) -> bool:
+    """Enough results, and too few of them passed (errored and not judged count as not
+    passed)."""
+    rate = counts.pass_rate
+    return counts.total >= policy.min_results and rate is not None and rate < policy.min_pass_rate

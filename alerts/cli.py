@@ -1,0 +1,168 @@
+"""``turncheck alerts …``: evaluate and send now, preview a message, read the history."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Annotated, Literal, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from turncheck.alerts.alerter import Alerter, RoundReport
+from turncheck.alerts.setup import SETTINGS_OF, build_alerter, preview_alerter, templates
+from turncheck.alerts.store import AlertStore, HistoryRow
+from turncheck.worker import exits, startup
+from turncheck.worker.app import utc_now
+from turncheck.worker.checks import load_checks
+from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.preflight import database_errors
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import Database, create_engine
+
+app = typer.Typer(help="Daily alerts when a check's pass rate drops.", no_args_is_help=True)
+err = Console(stderr=True)
+T = TypeVar("T")
+
+
+def _with_database(settings: Settings, work: Callable[[Database], Awaitable[T]]) -> T:
+    startup.reach(settings)
+    startup.embedded_schema(settings)
+
+    async def run() -> T:
+        database = Database(create_engine(settings.database_url))
+        try:
+            return await work(database)
+        finally:
+            await database.close()
+
+    with database_errors(settings.database_url):
+        return asyncio.run(run())
+
+
+@app.command("run-once")
+def run_once(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Evaluate every check now and send what is due; exit 1 when a send failed.
+
+    An alert already sent today is not sent again: it is counted as suppressed.
+    """
+    settings = startup.settings()
+    checks = load_checks(settings.checks)
+
+    async def work(database: Database) -> RoundReport:
+        alerter = build_alerter(settings, checks, database, utc_now)
+        if alerter is None:
+            raise ConfigurationError(
+                f"no alert channel is configured: set {SETTINGS_OF['slack']}; or "
+                f"{SETTINGS_OF['mail']}"
+            )
+        report = await alerter.evaluate()
+        if await alerter.digest_due():
+            await alerter.digest()
+        return await alerter.deliver(report)
+
+    report = _with_database(settings, work)
+    if as_json:
+        print(json.dumps(vars(report) if hasattr(report, "__dict__") else _report(report)))
+    else:
+        raised = ", ".join(report.raised) or "none"
+        err.print(
+            f"alerts raised: {raised}; suppressed (already sent today): {report.suppressed}; "
+            f"sends: {report.sent} done, {report.failed} failed",
+            highlight=False,
+        )
+    if report.failed:
+        raise typer.Exit(exits.REJECTED)
+
+
+def _report(report: RoundReport) -> dict[str, object]:
+    return {
+        "raised": report.raised,
+        "suppressed": report.suppressed,
+        "sent": report.sent,
+        "failed": report.failed,
+    }
+
+
+@app.command()
+def preview(
+    check: Annotated[str, typer.Option(help="The check's name.")],
+    agent: Annotated[str | None, typer.Option(help="The agent, when several have it.")] = None,
+    channel: Annotated[
+        Literal["slack", "mail", "both"], typer.Option(help="Which message to show.")
+    ] = "both",
+    html: Annotated[bool, typer.Option("--html", help="Show the mail's HTML part.")] = False,
+) -> None:
+    """Render the check's alert as it would be sent now; send nothing, store nothing."""
+    settings = startup.settings()
+    checks = load_checks(settings.checks)
+    rendering = templates(settings)
+
+    async def work(database: Database) -> tuple[object, bool]:
+        alerter: Alerter = preview_alerter(settings, checks, database, utc_now)
+        return await alerter.preview(alerter.find(check, agent))
+
+    notice, crossed = _with_database(settings, work)
+    from turncheck.alerts.notice import CheckAlert
+
+    assert isinstance(notice, CheckAlert)
+    out = Console(highlight=False, soft_wrap=True)
+    state = "below the threshold: an alert would be raised" if crossed else (
+        "not below the threshold (or too few results): no alert would be raised now"
+    )
+    err.print(f"{check} for {notice.agent_id}: {state}", highlight=False)
+    if channel in ("slack", "both"):
+        message = rendering.slack(notice)
+        out.rule("Slack")
+        out.print(message.text, markup=False)
+        out.print(json.dumps(message.blocks, indent=2, ensure_ascii=False), markup=False)
+    if channel in ("mail", "both"):
+        mail = rendering.mail(notice)
+        out.rule("Mail")
+        out.print(f"Subject: {mail.subject}", markup=False)
+        out.print(mail.html if html else mail.text, markup=False)
+        if mail.chart_png:
+            out.print(f"[inline chart: {len(mail.chart_png)} bytes of PNG]", markup=False)
+
+
+@app.command()
+def history(
+    days: Annotated[int, typer.Option(min=1, help="How many days back.")] = 14,
+    check: Annotated[str | None, typer.Option(help="Only this check.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Alerts and digests per day: sent, failed or pending per channel, and how many
+    more times each check was found below its threshold that day (suppressed)."""
+    settings = startup.settings()
+    since = utc_now().date() - timedelta(days=days - 1)
+
+    async def work(database: Database) -> list[HistoryRow]:
+        return await AlertStore(database).history(since, check)
+
+    rows = _with_database(settings, work)
+    if as_json:
+        print(json.dumps([row.as_dict() for row in rows], indent=2))
+        return
+    table = Table(title=f"alerts since {since.isoformat()}")
+    columns = ("day", "kind", "check", "agent", "channel", "status", "attempts", "last error")
+    for column in (*columns, "sent at", "suppressed"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row.day.isoformat(),
+            row.kind,
+            row.check or "–",
+            row.agent_id or "–",
+            row.channel,
+            row.status,
+            str(row.attempts),
+            row.last_error or "",
+            f"{row.sent_at:%H:%M:%S}" if row.sent_at else "",
+            str(row.suppressed),
+        )
+    Console().print(table)

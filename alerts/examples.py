@@ -1,0 +1,85 @@
+"""A made-up alert and digest: rendered at start to test the templates in use, by
+``turncheck alerts preview --example``, and in the README and golden-file tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+from turncheck.alerts.notice import (
+    CheckAlert,
+    DayRate,
+    Digest,
+    DigestLine,
+    Earlier,
+    Links,
+    WindowCounts,
+)
+
+DAY = date(2026, 12, 1)
+RAISED_AT = datetime(2026, 12, 1, 10, 5, tzinfo=UTC)
+# Passed and total per day, oldest first: a slide over the last few days, and one quiet day.
+_DAILY = [
+    (190, 196), (201, 205), (188, 193), (0, 0), (176, 180), (199, 204), (205, 209),
+    (183, 190), (196, 203), (181, 192), (170, 186), (160, 181), (151, 177), (87, 104),
+]  # fmt: skip
+
+
+def example_trend(last_day: date = DAY) -> tuple[DayRate, ...]:
+    first = last_day - timedelta(days=len(_DAILY) - 1)
+    return tuple(
+        DayRate(first + timedelta(days=n), passed, total)
+        for n, (passed, total) in enumerate(_DAILY)
+    )
+
+
+def example_links(check: str, agent_id: str) -> Links:
+    return Links(
+        command=f"turncheck failing --check {check} --agent {agent_id} --since 1d",
+        api_url=f"https://turncheck.example.com/v1/checks/{check}/failures?agent={agent_id}",
+    )
+
+
+def example_alert() -> CheckAlert:
+    return CheckAlert(
+        check="no-card-numbers",
+        agent_id="support-bot",
+        day=DAY,
+        raised_at=RAISED_AT,
+        latest=200,
+        min_pass_rate=0.95,
+        counts=WindowCounts(passed=176, failed=17, errored=4, not_judged=3),
+        trend=example_trend(),
+        links=example_links("no-card-numbers", "support-bot"),
+        earlier=Earlier(day=date(2026, 11, 29), suppressed=37),
+    )
+
+
+def example_digest() -> Digest:
+    alert = example_alert()
+    steady = tuple(DayRate(d.day, d.total, d.total) for d in alert.trend)
+    return Digest(
+        day=DAY - timedelta(days=1),
+        raised_at=datetime(2026, 12, 2, 9, 0, tzinfo=UTC),
+        lines=(
+            DigestLine(
+                check=alert.check,
+                agent_id=alert.agent_id,
+                min_pass_rate=0.95,
+                min_results=50,
+                counts=alert.counts,
+                trend=alert.trend,
+                alerted=Earlier(DAY, 12),
+                links=alert.links,
+            ),
+            DigestLine(
+                check="grounded",
+                agent_id="support-bot",
+                min_pass_rate=0.9,
+                min_results=50,
+                counts=WindowCounts(passed=197, failed=3),
+                trend=steady,
+                alerted=None,
+                links=example_links("grounded", "support-bot"),
+            ),
+        ),
+    )

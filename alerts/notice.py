@@ -1,0 +1,117 @@
+"""What an alert or a digest says: numbers and names, never text of a turn.
+
+A notice is built when the threshold is crossed and stored as JSON with the alert, so a
+send retried hours later says what was true when the alert was raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from pydantic import TypeAdapter
+
+
+@dataclass(frozen=True, slots=True)
+class WindowCounts:
+    """The verdicts of a check's latest results. ``not_judged`` are errored by the worker
+    (a deploy, a full judge backlog), ``errored`` by the check; both count as not passed."""
+
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    not_judged: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.errored + self.not_judged
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.total if self.total else None
+
+
+@dataclass(frozen=True, slots=True)
+class DayRate:
+    day: date
+    passed: int
+    total: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.total if self.total else None
+
+
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """The check's previous alert, and how often evaluations found it below the threshold
+    again that day, when it could not alert a second time."""
+
+    day: date
+    suppressed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    command: str
+    """The command that lists the failing turns."""
+    api_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckAlert:
+    check: str
+    agent_id: str
+    day: date
+    raised_at: datetime
+    latest: int
+    """The window asked for; ``counts.total`` may be less."""
+    min_pass_rate: float
+    counts: WindowCounts
+    trend: tuple[DayRate, ...]
+    """Daily pass rates, oldest first, ending with ``day``."""
+    links: Links
+    earlier: Earlier | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DigestLine:
+    check: str
+    agent_id: str
+    min_pass_rate: float
+    min_results: int
+    counts: WindowCounts
+    trend: tuple[DayRate, ...]
+    alerted: Earlier | None
+    """The alert raised on the day the digest covers, if any."""
+    links: Links
+
+    @property
+    def below(self) -> bool:
+        rate = self.counts.pass_rate
+        enough = self.counts.total >= self.min_results
+        return enough and rate is not None and rate < self.min_pass_rate
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    day: date
+    """The day the digest covers: the day before it is sent."""
+    raised_at: datetime
+    lines: tuple[DigestLine, ...]
+
+
+Notice = CheckAlert | Digest
+
+_NOTICE: TypeAdapter[Notice] = TypeAdapter(Notice)
+_ALERT: TypeAdapter[CheckAlert] = TypeAdapter(CheckAlert)
+_DIGEST: TypeAdapter[Digest] = TypeAdapter(Digest)
+
+
+def to_json(notice: Notice) -> str:
+    return _NOTICE.dump_json(notice).decode()
+
+
+def from_json(kind: str, data: str) -> Notice:
+    """``kind`` is the alert row's: "check" or "digest"."""
+    return (_DIGEST if kind == "digest" else _ALERT).validate_json(data)

@@ -1,0 +1,70 @@
+"""When alerts run inside ``turncheck run``: an APScheduler on the worker's event loop.
+
+Evaluation every ``interval_s`` (then whatever is due is sent), pending sends every
+``deliver_every_s``, and the digest at ``digest_hour`` in the alerts' zone. A job that
+fails is logged and runs again at its next time; nothing here waits on consuming, and
+consuming never waits on it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from turncheck.alerts.alerter import Alerter
+from turncheck.worker.errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+def guarded(name: str, job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        try:
+            await job()
+        except StoreUnavailable as exc:
+            log.warning("alerts %s skipped: database unavailable error=%s", name, exc)
+        except Exception:
+            log.exception("alerts %s failed", name)
+
+    return run
+
+
+def alert_scheduler(
+    alerter: Alerter,
+    *,
+    interval_s: float,
+    deliver_every_s: float,
+    digest_hour: int | None,
+    zone: ZoneInfo,
+) -> AsyncIOScheduler:
+    """A scheduler to ``start()`` on a running event loop and ``shutdown()`` at the end."""
+    scheduler = AsyncIOScheduler(timezone=zone)
+    common = {"max_instances": 1, "coalesce": True}
+    scheduler.add_job(
+        guarded("evaluation", alerter.scheduled_round),
+        IntervalTrigger(seconds=interval_s, timezone=zone),
+        next_run_time=datetime.now(zone),
+        id="alerts-evaluate",
+        **common,
+    )
+    scheduler.add_job(
+        guarded("delivery", alerter.deliver),
+        IntervalTrigger(seconds=deliver_every_s, timezone=zone),
+        id="alerts-deliver",
+        **common,
+    )
+    if digest_hour is not None:
+        scheduler.add_job(
+            guarded("digest", alerter.digest_round),
+            CronTrigger(hour=digest_hour, timezone=zone),
+            id="alerts-digest",
+            misfire_grace_time=3600,
+            **common,
+        )
+    return scheduler

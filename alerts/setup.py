@@ -1,0 +1,200 @@
+"""Alerts from the settings and the checks: the policies, the channels configured, the
+templates, and the ``Alerter`` over them. Refuses at start what could never be sent."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from datetime import datetime
+from urllib.parse import quote, urlencode
+from zoneinfo import ZoneInfo
+
+from turncheck.alerts.alerter import Alerter, Sender, Timing, Watched
+from turncheck.alerts.examples import example_alert, example_digest
+from turncheck.alerts.mail import MailChannel, MailConfig
+from turncheck.alerts.notice import Links, Notice
+from turncheck.alerts.policy import AlertPolicy
+from turncheck.alerts.rendered import ChannelName
+from turncheck.alerts.slack import SlackChannel, SlackConfig
+from turncheck.alerts.store import AlertStore
+from turncheck.alerts.templates import Templates
+from turncheck.worker.checks import CheckSet
+from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.outbox import claimant_id
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import Database
+
+SETTINGS_OF = {
+    "slack": "TURNCHECK_ALERT_SLACK_TOKEN and TURNCHECK_ALERT_SLACK_CHANNEL, or "
+    "TURNCHECK_ALERT_SLACK_WEBHOOK_URL",
+    "mail": "TURNCHECK_ALERT_MAIL_HOST and TURNCHECK_ALERT_MAIL_TO",
+}
+
+
+def configured_channels(settings: Settings) -> tuple[ChannelName, ...]:
+    found: list[ChannelName] = []
+    if settings.alert_slack_token or settings.alert_slack_webhook_url:
+        found.append("slack")
+    if settings.alert_mail_host:
+        found.append("mail")
+    return tuple(found)
+
+
+def default_policy(settings: Settings) -> AlertPolicy:
+    """The settings' thresholds; channels: those named, else every one configured."""
+    configured = configured_channels(settings)
+    channels = tuple(settings.alert_channels or configured)
+    for channel in channels:
+        if channel not in configured:
+            raise ConfigurationError(
+                f"invalid setting TURNCHECK_ALERT_CHANNELS: {channel} is not configured "
+                f"(set {SETTINGS_OF[channel]})"
+            )
+    return AlertPolicy(
+        latest=settings.alert_latest,
+        min_pass_rate=settings.alert_min_pass_rate,
+        min_results=min(settings.alert_min_results, settings.alert_latest),
+        channels=channels,
+    )
+
+
+def watched_checks(
+    checks: CheckSet, defaults: AlertPolicy, configured: tuple[str, ...] | None = None
+) -> tuple[Watched, ...]:
+    """Every check whose alert is not off. With ``configured``, a check that names a
+    channel not configured is refused, since its alert could never be sent."""
+    watched = []
+    for (agent_id, check), rule in sorted(checks.alert_rules.items()):
+        if rule is None:
+            continue
+        policy = defaults.with_rule(rule)
+        missing = [c for c in policy.channels if configured is not None and c not in configured]
+        if missing:
+            raise ConfigurationError(
+                f"check {check!r} of agent {agent_id!r}: field 'alert.channels' names "
+                f"{', '.join(missing)}, which is not configured (set "
+                f"{'; '.join(SETTINGS_OF[c] for c in missing)})"
+            )
+        watched.append(Watched(check, agent_id, policy))
+    return tuple(watched)
+
+
+def link_maker(settings: Settings) -> Callable[[str, str], Links]:
+    """Where a person finds the failing turns: the command, and the API when it has an
+    address."""
+
+    def links(check: str, agent_id: str) -> Links:
+        command = shlex.join(["turncheck", "failing", "--check", check, "--agent", agent_id])
+        api_url = None
+        if settings.api_url:
+            query = urlencode({"agent": agent_id})
+            api_url = f"{settings.api_url.rstrip('/')}/v1/checks/{quote(check)}/failures?{query}"
+        return Links(command=f"{command} --since 1d", api_url=api_url)
+
+    return links
+
+
+def templates(settings: Settings) -> Templates:
+    """The templates in use, each rendered once with the example alert and digest so a
+    broken override is refused at start, not when an alert is due."""
+    found = Templates(settings.alert_templates, ZoneInfo(settings.alert_timezone))
+    for notice in (example_alert(), example_digest()):
+        found.slack(notice)
+        found.mail(notice)
+    return found
+
+
+def senders(settings: Settings, rendering: Templates) -> dict[str, Sender]:
+    found: dict[str, Sender] = {}
+    configured = configured_channels(settings)
+    if "slack" in configured:
+        slack = SlackChannel(
+            SlackConfig(
+                token=_secret(settings.alert_slack_token),
+                channel=settings.alert_slack_channel,
+                webhook_url=_secret(settings.alert_slack_webhook_url),
+                base_url=settings.alert_slack_base_url,
+                timeout_s=settings.alert_send_timeout_s,
+            )
+        )
+
+        async def to_slack(notice: Notice) -> None:
+            await slack.send(rendering.slack(notice))
+
+        found["slack"] = to_slack
+    if "mail" in configured:
+        mail = MailChannel(
+            MailConfig(
+                host=settings.alert_mail_host,
+                recipients=settings.alert_mail_to,
+                sender=settings.alert_mail_from,
+                port=settings.alert_mail_port,
+                security=settings.alert_mail_security,
+                username=settings.alert_mail_username,
+                password=_secret(settings.alert_mail_password),
+                ca_file=settings.alert_mail_ca_file,
+                timeout_s=settings.alert_send_timeout_s,
+            )
+        )
+
+        async def to_mail(notice: Notice) -> None:
+            await mail.send(rendering.mail(notice))
+
+        found["mail"] = to_mail
+    return found
+
+
+def build_alerter(
+    settings: Settings,
+    checks: CheckSet,
+    database: Database,
+    clock: Callable[[], datetime],
+) -> Alerter | None:
+    """The alerter, or None when no channel is configured (alerts are then off)."""
+    configured = configured_channels(settings)
+    if not configured:
+        return None
+    defaults = default_policy(settings)
+    return Alerter(
+        AlertStore(database),
+        watched_checks(checks, defaults, configured),
+        senders(settings, templates(settings)),
+        clock=clock,
+        zone=ZoneInfo(settings.alert_timezone),
+        links=link_maker(settings),
+        owner=claimant_id(),
+        timing=Timing(
+            interval_s=settings.alert_interval_s,
+            retry_first_s=settings.alert_retry_first_s,
+            retry_max_s=settings.alert_retry_max_s,
+            lease_s=max(300.0, settings.alert_send_timeout_s * 4),
+        ),
+        digest_channels=defaults.channels,
+        digest_hour=settings.alert_digest_hour,
+    )
+
+
+def preview_alerter(
+    settings: Settings, checks: CheckSet, database: Database, clock: Callable[[], datetime]
+) -> Alerter:
+    """An alerter that builds notices and sends nothing: for ``alerts preview``."""
+    defaults = AlertPolicy(
+        latest=settings.alert_latest,
+        min_pass_rate=settings.alert_min_pass_rate,
+        min_results=min(settings.alert_min_results, settings.alert_latest),
+        channels=(),
+    )
+    return Alerter(
+        AlertStore(database),
+        watched_checks(checks, defaults),
+        {},
+        clock=clock,
+        zone=ZoneInfo(settings.alert_timezone),
+        links=link_maker(settings),
+        owner=claimant_id(),
+    )
+
+
+def _secret(value: object) -> str | None:
+    getter = getattr(value, "get_secret_value", None)
+    return getter() if getter is not None else None
