@@ -164,9 +164,7 @@ class Alerter:
 
     def find(self, check: str, agent_id: str | None) -> Watched:
         """The watched check of that name (and agent, needed when several agents have it)."""
-        found = [
-            w for w in self.watched if w.check == check and agent_id in (None, w.agent_id)
-        ]
+        found = [w for w in self.watched if w.check == check and agent_id in (None, w.agent_id)]
         if not found:
             raise ConfigurationError(
                 f"no check {check!r}{f' for agent {agent_id!r}' if agent_id else ''} "
@@ -227,6 +225,24 @@ class Alerter:
         when it was already raised or nothing is watched."""
         if not self.watched or not self.digest_channels:
             return False
+        digest = await self.digest_notice()
+        today = digest.day + timedelta(days=1)
+        raised = await self.store.raise_alert(
+            kind=DIGEST,
+            check="",
+            agent_id="",
+            day=digest.day,
+            snapshot=to_json(digest),
+            channels=self.digest_channels,
+            now=digest.raised_at,
+            give_up_at=self.start_of(today + timedelta(days=1)),
+        )
+        if raised:
+            log.info("digest raised day=%s checks=%d", digest.day.isoformat(), len(digest.lines))
+        return raised
+
+    async def digest_notice(self) -> Digest:
+        """The digest of yesterday as it would be sent now; nothing is written."""
         now = self.clock()
         today = self.today(now)
         covered = today - timedelta(days=1)
@@ -246,19 +262,7 @@ class Alerter:
                     links=self.links(watched.check, watched.agent_id),
                 )
             )
-        raised = await self.store.raise_alert(
-            kind=DIGEST,
-            check="",
-            agent_id="",
-            day=covered,
-            snapshot=to_json(Digest(covered, now, tuple(lines))),
-            channels=self.digest_channels,
-            now=now,
-            give_up_at=self.start_of(today + timedelta(days=1)),
-        )
-        if raised:
-            log.info("digest raised day=%s checks=%d", covered.isoformat(), len(lines))
-        return raised
+        return Digest(covered, now, tuple(lines))
 
     async def deliver(self, report: RoundReport | None = None) -> RoundReport:
         """Send every delivery that is due and that this sender can claim."""

@@ -12,7 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from turncheck.alerts.alerter import Alerter, RoundReport
+from turncheck.alerts.alerter import RoundReport
+from turncheck.alerts.notice import Notice
 from turncheck.alerts.setup import SETTINGS_OF, build_alerter, preview_alerter, templates
 from turncheck.alerts.store import AlertStore, HistoryRow
 from turncheck.worker import exits, startup
@@ -49,7 +50,8 @@ def run_once(
 ) -> None:
     """Evaluate every check now and send what is due; exit 1 when a send failed.
 
-    An alert already sent today is not sent again: it is counted as suppressed.
+    An alert already raised today is not sent again: it is counted as suppressed. The
+    daily digest is left to the schedule of `turncheck run`.
     """
     settings = startup.settings()
     checks = load_checks(settings.checks)
@@ -61,14 +63,11 @@ def run_once(
                 f"no alert channel is configured: set {SETTINGS_OF['slack']}; or "
                 f"{SETTINGS_OF['mail']}"
             )
-        report = await alerter.evaluate()
-        if await alerter.digest_due():
-            await alerter.digest()
-        return await alerter.deliver(report)
+        return await alerter.run_once()
 
     report = _with_database(settings, work)
     if as_json:
-        print(json.dumps(vars(report) if hasattr(report, "__dict__") else _report(report)))
+        print(json.dumps(_report(report)))
     else:
         raised = ", ".join(report.raised) or "none"
         err.print(
@@ -91,31 +90,37 @@ def _report(report: RoundReport) -> dict[str, object]:
 
 @app.command()
 def preview(
-    check: Annotated[str, typer.Option(help="The check's name.")],
+    check: Annotated[str | None, typer.Option(help="The check's name.")] = None,
+    digest: Annotated[bool, typer.Option("--digest", help="The daily digest instead.")] = False,
     agent: Annotated[str | None, typer.Option(help="The agent, when several have it.")] = None,
     channel: Annotated[
         Literal["slack", "mail", "both"], typer.Option(help="Which message to show.")
     ] = "both",
     html: Annotated[bool, typer.Option("--html", help="Show the mail's HTML part.")] = False,
 ) -> None:
-    """Render the check's alert as it would be sent now; send nothing, store nothing."""
+    """Render a check's alert, or the digest, as it would be sent now; send nothing and
+    store nothing."""
     settings = startup.settings()
+    if (check is None) == digest:
+        raise ConfigurationError("alerts preview needs --check NAME or --digest, not both")
     checks = load_checks(settings.checks)
     rendering = templates(settings)
 
-    async def work(database: Database) -> tuple[object, bool]:
-        alerter: Alerter = preview_alerter(settings, checks, database, utc_now)
-        return await alerter.preview(alerter.find(check, agent))
+    async def work(database: Database) -> Notice:
+        alerter = preview_alerter(settings, checks, database, utc_now)
+        if check is None:
+            return await alerter.digest_notice()
+        notice, crossed = await alerter.preview(alerter.find(check, agent))
+        state = (
+            "below the threshold: an alert would be raised"
+            if crossed
+            else "not below the threshold (or too few results): no alert would be raised now"
+        )
+        err.print(f"{check} for {notice.agent_id}: {state}", highlight=False)
+        return notice
 
-    notice, crossed = _with_database(settings, work)
-    from turncheck.alerts.notice import CheckAlert
-
-    assert isinstance(notice, CheckAlert)
+    notice = _with_database(settings, work)
     out = Console(highlight=False, soft_wrap=True)
-    state = "below the threshold: an alert would be raised" if crossed else (
-        "not below the threshold (or too few results): no alert would be raised now"
-    )
-    err.print(f"{check} for {notice.agent_id}: {state}", highlight=False)
     if channel in ("slack", "both"):
         message = rendering.slack(notice)
         out.rule("Slack")
@@ -156,8 +161,8 @@ def history(
         table.add_row(
             row.day.isoformat(),
             row.kind,
-            row.check or "–",
-            row.agent_id or "–",
+            row.check or "-",
+            row.agent_id or "-",
             row.channel,
             row.status,
             str(row.attempts),

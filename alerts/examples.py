@@ -68,7 +68,7 @@ def example_digest() -> Digest:
                 min_results=50,
                 counts=alert.counts,
                 trend=alert.trend,
-                alerted=Earlier(DAY, 12),
+                alerted=Earlier(DAY - timedelta(days=1), 12),
                 links=alert.links,
             ),
             DigestLine(

@@ -1,7 +1,8 @@
 """When alerts run inside ``turncheck run``: an APScheduler on the worker's event loop.
 
-Evaluation every ``interval_s`` (then whatever is due is sent), pending sends every
-``deliver_every_s``, and the digest at ``digest_hour`` in the alerts' zone. A job that
+Evaluation every ``TURNCHECK_ALERT_INTERVAL_S`` (then whatever is due is sent), pending
+sends as often as a retry may come due, and the digest at ``TURNCHECK_ALERT_DIGEST_HOUR``
+in ``TURNCHECK_ALERT_TIMEZONE``. A job that
 fails is logged and runs again at its next time; nothing here waits on consuming, and
 consuming never waits on it.
 """
@@ -19,6 +20,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from turncheck.alerts.alerter import Alerter
 from turncheck.worker.errors import StoreUnavailable
+from turncheck.worker.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -35,15 +37,12 @@ def guarded(name: str, job: Callable[[], Awaitable[object]]) -> Callable[[], Awa
     return run
 
 
-def alert_scheduler(
-    alerter: Alerter,
-    *,
-    interval_s: float,
-    deliver_every_s: float,
-    digest_hour: int | None,
-    zone: ZoneInfo,
-) -> AsyncIOScheduler:
+def alert_scheduler(alerter: Alerter, settings: Settings) -> AsyncIOScheduler:
     """A scheduler to ``start()`` on a running event loop and ``shutdown()`` at the end."""
+    zone = ZoneInfo(settings.alert_timezone)
+    interval_s = settings.alert_interval_s
+    deliver_every_s = min(settings.alert_interval_s, settings.alert_retry_first_s)
+    digest_hour = settings.alert_digest_hour
     scheduler = AsyncIOScheduler(timezone=zone)
     common = {"max_instances": 1, "coalesce": True}
     scheduler.add_job(

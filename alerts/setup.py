@@ -14,10 +14,10 @@ from turncheck.alerts.examples import example_alert, example_digest
 from turncheck.alerts.mail import MailChannel, MailConfig
 from turncheck.alerts.notice import Links, Notice
 from turncheck.alerts.policy import AlertPolicy
+from turncheck.alerts.render import Templates
 from turncheck.alerts.rendered import ChannelName
 from turncheck.alerts.slack import SlackChannel, SlackConfig
 from turncheck.alerts.store import AlertStore
-from turncheck.alerts.templates import Templates
 from turncheck.worker.checks import CheckSet
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.outbox import claimant_id

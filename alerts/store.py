@@ -250,7 +250,7 @@ class AlertStore:
             select(
                 a.day,
                 a.kind,
-                a.check_name,
+                a.check_name.label("check"),
                 a.agent_id,
                 d.channel,
                 d.status,
@@ -267,4 +267,4 @@ class AlertStore:
             query = query.where(a.check_name == check)
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).all()
-        return [HistoryRow(*row) for row in rows]
+        return [HistoryRow(**row._asdict()) for row in rows]

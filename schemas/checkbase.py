@@ -43,9 +43,9 @@ class AlertRule(BaseModel):
 
     @model_validator(mode="after")
     def _reachable(self) -> AlertRule:
-        if self.latest is not None and self.min_results is not None:
-            if self.min_results > self.latest:
-                raise ValueError("min_results is more than latest: the alert could never fire")
+        latest, least = self.latest, self.min_results
+        if latest is not None and least is not None and least > latest:
+            raise ValueError("min_results is more than latest: the alert could never fire")
         return self
 
 

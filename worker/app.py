@@ -10,9 +10,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
+from turncheck.alerts.schedule import alert_scheduler
+from turncheck.alerts.setup import build_alerter
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.consumer import KafkaDeadLetter, subscribe
 from turncheck.worker.evaluate import warm_up
@@ -163,10 +166,12 @@ def build_worker(
         group_instance_id=settings.instance_id,
         session_timeout_ms=settings.session_timeout_ms,
     )
+    alerter = build_alerter(settings, checks, store.database, clock)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     publishing = outbox_policy(settings)
     tasks: list[asyncio.Task[None]] = []
+    schedulers: list[AsyncIOScheduler] = []
 
     @app.after_startup
     async def start_outbox() -> None:
@@ -183,11 +188,19 @@ def build_worker(
             store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
         )
         tasks.append(asyncio.create_task(sender))
+        if alerter is None:
+            log.info("alerts off: no Slack or mail channel configured")
+        else:
+            scheduler = alert_scheduler(alerter, settings)
+            scheduler.start()
+            schedulers.append(scheduler)
 
     @app.on_shutdown
     async def finish() -> None:
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
+        for scheduler in schedulers:
+            scheduler.shutdown()  # cancels a round in progress; what it held is retried
         await consumer.stop()
         await dead_letter.stop()
         await settle_judging(judging, client, settings.shutdown_timeout_s)

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from turncheck.alerts import cli as alerts_cli
 from turncheck.worker import exits, report, startup
 from turncheck.worker.app import build_worker, judge_client, open_store, replay, utc_now
 from turncheck.worker.checks import CheckSet, load_checks
@@ -33,6 +34,7 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 err = Console(stderr=True)
+app.add_typer(alerts_cli.app, name="alerts")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 

@@ -25,7 +25,10 @@ from turncheck.worker.errors import ConfigurationError
 NAMES = tuple(
     f"{channel}_{kind}.{part}.j2"
     for kind in ("alert", "digest")
-    for channel, parts in (("slack", ("text", "blocks.json")), ("mail", ("subject", "text", "html")))
+    for channel, parts in (
+        ("slack", ("text", "blocks.json")),
+        ("mail", ("subject", "text", "html")),
+    )
     for part in parts
 )
 
