@@ -69,4 +69,6 @@ class BaseCheck(BaseModel):
             return "off"
         if value is True:
             return {}
+        if isinstance(value, str) and value != "off":
+            raise ValueError("use `off`, or a mapping of latest, min_pass_rate, min_results, channels")
         return value

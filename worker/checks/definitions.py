@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,11 +185,17 @@ def parse_check_file(path: Path) -> CheckFile:
         ) from None
 
 
+_MEMBER = re.compile(r"[A-Z]|[a-z-]+\[")
+
+
 def _plain_loc(loc: tuple[str | int, ...], error_type: str) -> tuple[str | int, ...]:
     """Pydantic's error location as a path in the file: without the union tag it adds
     (``("checks", 0, "pattern", "flags")``), and naming ``kind`` when the tag is wrong."""
     if len(loc) >= 3 and loc[0] == "checks" and loc[2] in COMPILERS:
         loc = loc[:2] + loc[3:]
+    # A union's member is named in the path too ("AlertRule", "function-after[...]",
+    # "literal['off']"); the file has no such key.
+    loc = tuple(part for part in loc if not (isinstance(part, str) and _MEMBER.match(part)))
     if error_type in ("union_tag_invalid", "union_tag_not_found"):
         loc = (*loc, "kind")
     return loc
