@@ -101,7 +101,7 @@ def preview(
     """Render a check's alert, or the digest, as it would be sent now; send nothing and
     store nothing."""
     settings = startup.settings()
-    if (check is None) == digest:
+    if (check is not None) == digest:
         raise ConfigurationError("alerts preview needs --check NAME or --digest, not both")
     checks = load_checks(settings.checks)
     rendering = templates(settings)

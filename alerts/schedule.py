@@ -19,7 +19,8 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from turncheck.alerts.alerter import Alerter
-from turncheck.worker.errors import StoreUnavailable
+from turncheck.alerts.setup import configured_channels, slack_channel
+from turncheck.worker.errors import DeliveryFailed, StoreUnavailable
 from turncheck.worker.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,15 @@ def guarded(name: str, job: Callable[[], Awaitable[object]]) -> Callable[[], Awa
             log.exception("alerts %s failed", name)
 
     return run
+
+
+async def probe_slack(settings: Settings) -> None:
+    """Say at start whether Slack takes the token (``auth.test``), so a bad one shows
+    before the first alert; it never stops the worker."""
+    try:
+        log.info("alerts slack reachable: %s", await slack_channel(settings).check())
+    except DeliveryFailed as exc:
+        log.warning("alerts slack not reachable reason=%s; alerts wait and retry", exc.reason)
 
 
 def alert_scheduler(alerter: Alerter, settings: Settings) -> AsyncIOScheduler:
@@ -58,6 +68,8 @@ def alert_scheduler(alerter: Alerter, settings: Settings) -> AsyncIOScheduler:
         id="alerts-deliver",
         **common,
     )
+    if "slack" in configured_channels(settings):
+        scheduler.add_job(probe_slack, args=[settings], id="alerts-probe-slack")
     if digest_hour is not None:
         scheduler.add_job(
             guarded("digest", alerter.digest_round),

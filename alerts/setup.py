@@ -104,19 +104,23 @@ def templates(settings: Settings) -> Templates:
     return found
 
 
+def slack_channel(settings: Settings) -> SlackChannel:
+    return SlackChannel(
+        SlackConfig(
+            token=_secret(settings.alert_slack_token),
+            channel=settings.alert_slack_channel,
+            webhook_url=_secret(settings.alert_slack_webhook_url),
+            base_url=settings.alert_slack_base_url,
+            timeout_s=settings.alert_send_timeout_s,
+        )
+    )
+
+
 def senders(settings: Settings, rendering: Templates) -> dict[str, Sender]:
     found: dict[str, Sender] = {}
     configured = configured_channels(settings)
     if "slack" in configured:
-        slack = SlackChannel(
-            SlackConfig(
-                token=_secret(settings.alert_slack_token),
-                channel=settings.alert_slack_channel,
-                webhook_url=_secret(settings.alert_slack_webhook_url),
-                base_url=settings.alert_slack_base_url,
-                timeout_s=settings.alert_send_timeout_s,
-            )
-        )
+        slack = slack_channel(settings)
 
         async def to_slack(notice: Notice) -> None:
             await slack.send(rendering.slack(notice))
@@ -142,6 +146,17 @@ def senders(settings: Settings, rendering: Templates) -> dict[str, Sender]:
 
         found["mail"] = to_mail
     return found
+
+
+def check_alert_settings(settings: Settings, checks: CheckSet) -> str:
+    """Refuse, before any service is reached, alert settings or templates that could
+    never send; say what alerts will do."""
+    configured = configured_channels(settings)
+    if not configured:
+        return "alerts off: no Slack or mail channel configured"
+    watched = watched_checks(checks, default_policy(settings), configured)
+    senders(settings, templates(settings))
+    return f"alerts on: {', '.join(configured)}; checks watched={len(watched)}"
 
 
 def build_alerter(

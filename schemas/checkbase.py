@@ -70,5 +70,7 @@ class BaseCheck(BaseModel):
         if value is True:
             return {}
         if isinstance(value, str) and value != "off":
-            raise ValueError("use `off`, or a mapping of latest, min_pass_rate, min_results, channels")
+            raise ValueError(
+                "use `off`, or a mapping of latest, min_pass_rate, min_results, channels"
+            )
         return value

@@ -15,7 +15,7 @@ from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
 from turncheck.alerts.schedule import alert_scheduler
-from turncheck.alerts.setup import build_alerter
+from turncheck.alerts.setup import build_alerter, check_alert_settings
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.consumer import KafkaDeadLetter, subscribe
 from turncheck.worker.evaluate import warm_up
@@ -188,9 +188,8 @@ def build_worker(
             store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
         )
         tasks.append(asyncio.create_task(sender))
-        if alerter is None:
-            log.info("alerts off: no Slack or mail channel configured")
-        else:
+        log.info(check_alert_settings(settings, checks))
+        if alerter is not None:
             scheduler = alert_scheduler(alerter, settings)
             scheduler.start()
             schedulers.append(scheduler)

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from turncheck.alerts import cli as alerts_cli
+from turncheck.alerts.setup import check_alert_settings
 from turncheck.worker import exits, report, startup
 from turncheck.worker.app import build_worker, judge_client, open_store, replay, utc_now
 from turncheck.worker.checks import CheckSet, load_checks
@@ -79,6 +80,8 @@ def run() -> None:
     settings = startup.settings(logging.INFO)
     checks = load_checks(settings.checks)
     judge_client(settings)  # refuse bad judge settings at start, not on the first turn
+    if settings.kafka_bootstrap:
+        check_alert_settings(settings, checks)  # alerts run with the Kafka worker only
     if not settings.kafka_bootstrap:
         startup.require_readable(settings.turns_file)
     startup.reach(settings, broker=True)

@@ -99,9 +99,7 @@ async def test_only_the_latest_results_count(store: Store) -> None:
 async def test_results_a_deploy_left_unjudged_are_counted_apart(store: Store) -> None:
     """Errored by the worker is shown as not judged; it still counts as not passed."""
     await store_results(store, verdicts(85, 5, 5), at=START)
-    await store_results(
-        store, [Verdict.ERRORED] * 5, at=START, prefix="gone", reason=ABANDONED
-    )
+    await store_results(store, [Verdict.ERRORED] * 5, at=START, prefix="gone", reason=ABANDONED)
     senders = recorders()
     await alerter(store, Clock(), senders).run_once()
     [notice] = senders["mail"].sent

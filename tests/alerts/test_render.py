@@ -86,7 +86,7 @@ def test_a_broken_override_is_refused_with_its_file_and_line(tmp_path: Path) -> 
 
 def test_an_override_that_names_a_missing_value_is_refused(tmp_path: Path) -> None:
     (tmp_path / "slack_alert.text.j2").write_text("{{ alert.turn_text }}")
-    with pytest.raises(ConfigurationError, match="slack_alert.text.j2"):
+    with pytest.raises(ConfigurationError, match=r"slack_alert\.text\.j2"):
         Templates(tmp_path).slack(example_alert())
 
 

@@ -1,0 +1,210 @@
+"""`turncheck alerts …` as a user runs it: the example turns, a low threshold, a real local
+Slack and SMTP server; and two replicas at once on one PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.alerts.mail_server import Catcher, running_catcher
+from tests.alerts.slack_server import CHANNEL, TOKEN, SlackServer
+from tests.conftest import fresh_store
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.fixture
+def mail() -> Iterator[Catcher]:
+    with running_catcher() as catcher:
+        yield catcher
+
+
+def environment(tmp_path: Path, slack: SlackServer, mail: Catcher, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNCHECK_")}
+    env.update(
+        TURNCHECK_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/t.db",
+        TURNCHECK_CHECKS=str(ROOT / "examples" / "checks.yaml"),
+        # The example turns: 12 per check; only `grounded` (6 of 12) is below 60%.
+        TURNCHECK_ALERT_MIN_RESULTS="10",
+        TURNCHECK_ALERT_MIN_PASS_RATE="0.6",
+        TURNCHECK_ALERT_DIGEST_HOUR="",
+        TURNCHECK_ALERT_SLACK_TOKEN=TOKEN,
+        TURNCHECK_ALERT_SLACK_CHANNEL=CHANNEL,
+        TURNCHECK_ALERT_SLACK_BASE_URL=slack.base_url,
+        TURNCHECK_ALERT_MAIL_HOST="127.0.0.1",
+        TURNCHECK_ALERT_MAIL_PORT=str(mail.port),
+        TURNCHECK_ALERT_MAIL_SECURITY="none",
+        TURNCHECK_ALERT_MAIL_TO="admins@example.com,oncall@example.com",
+        TURNCHECK_ALERT_MAIL_FROM="turncheck@example.com",
+    )
+    env.update(more)
+    return env
+
+
+async def turncheck(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "turncheck.worker",
+        *args,
+        env=env,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def replay_examples(env: dict[str, str]) -> None:
+    code, _, err = await turncheck(env, "replay", str(ROOT / "examples" / "turns.jsonl"))
+    assert code == 0, err
+
+
+async def test_run_once_delivers_one_slack_message_and_one_mail_then_none_that_day(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail)
+    await replay_examples(env)
+    code, _, err = await turncheck(env, "alerts", "run-once")
+    assert code == 0, err
+    assert "grounded@support-bot" in err
+
+    [slack] = slack_server.messages
+    assert slack.channel == CHANNEL and "grounded (support-bot): 50.0%" in slack.text
+    assert slack.blocks[0]["text"]["text"] == "Check grounded is below its threshold"
+    [message] = mail.messages()
+    assert message["Subject"] == "[turncheck] grounded is below 60.0% for support-bot: 50.0%"
+    assert set(mail.envelopes[0].rcpt_tos) == {"admins@example.com", "oncall@example.com"}
+    html = message.get_body(("html",))
+    assert html is not None and 'src="cid:chart"' in html.get_content()
+    [chart] = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    assert chart["Content-ID"] == "<chart>"
+    text = message.get_body(("plain",))
+    assert text is not None and "passed      6" in text.get_content()
+
+    code, _, err = await turncheck(env, "alerts", "run-once", "--json")
+    assert code == 0, err
+    assert len(slack_server.messages) == 1 and len(mail.envelopes) == 1
+    code, out, _ = await turncheck(env, "alerts", "history", "--json")
+    rows = json.loads(out)
+    assert sorted((r["check"], r["channel"], r["status"], r["suppressed"]) for r in rows) == [
+        ("grounded", "mail", "sent", 1),
+        ("grounded", "slack", "sent", 1),
+    ]
+
+
+async def test_no_text_of_a_turn_reaches_slack_or_mail(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail, TURNCHECK_ALERT_MIN_PASS_RATE="0.99")
+    await replay_examples(env)
+    assert (await turncheck(env, "alerts", "run-once"))[0] == 0
+    sent = [json.dumps(m.blocks) + m.text for m in slack_server.messages]
+    sent += [
+        e.content.decode(errors="replace") for e in mail.envelopes if isinstance(e.content, bytes)
+    ]
+    assert len(slack_server.messages) == 8
+    turns = [
+        json.loads(line) for line in (ROOT / "examples" / "turns.jsonl").read_text().splitlines()
+    ]
+    answers = [t["output"]["text"] for t in turns if len(t["output"]["text"]) > 20]
+    for answer in answers:
+        for fragment in (answer[:20], answer[-20:]):
+            assert not any(fragment in message for message in sent), fragment
+
+
+async def test_a_failed_send_exits_1_and_is_kept_for_a_retry(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail, TURNCHECK_ALERT_SLACK_TOKEN="xoxb-wrong")
+    await replay_examples(env)
+    code, _, err = await turncheck(env, "alerts", "run-once")
+    assert code == 1 and "1 failed" in err
+    code, out, _ = await turncheck(env, "alerts", "history", "--json")
+    by_channel = {r["channel"]: r for r in json.loads(out)}
+    assert by_channel["slack"]["status"] == "pending"
+    assert by_channel["slack"]["last_error"] == "invalid_auth"
+    assert by_channel["mail"]["status"] == "sent"
+    assert "xoxb-wrong" not in out + err
+
+
+async def test_preview_renders_both_messages_and_sends_nothing(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail)
+    await replay_examples(env)
+    code, out, err = await turncheck(env, "alerts", "preview", "--check", "grounded")
+    assert code == 0, err
+    assert "an alert would be raised" in err
+    assert "grounded (support-bot): 50.0%" in out  # Slack's text
+    assert "Subject: [turncheck] grounded is below 60.0%" in out
+    code, out, err = await turncheck(env, "alerts", "preview", "--digest", "--channel", "mail")
+    assert code == 0, err
+    assert "turncheck digest for" in out and "grounded (support-bot)" in out
+    assert slack_server.messages == [] and mail.envelopes == []
+    code, out, _ = await turncheck(env, "alerts", "history", "--json")
+    assert json.loads(out) == []
+
+
+async def test_preview_of_an_unknown_check_is_refused(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail)
+    code, _, err = await turncheck(env, "alerts", "preview", "--check", "nope")
+    assert code == 2 and "no check 'nope'" in err
+
+
+async def test_run_once_without_a_channel_says_what_to_set(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNCHECK_")}
+    env["TURNCHECK_DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path}/t.db"
+    code, _, err = await turncheck(env, "alerts", "run-once")
+    assert code == 2
+    assert "no alert channel is configured" in err and "TURNCHECK_ALERT_MAIL_HOST" in err
+
+
+async def test_failing_lists_the_turns_an_alert_points_to(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail)
+    await replay_examples(env)
+    code, out, err = await turncheck(
+        env,
+        "failing",
+        "--check",
+        "grounded",
+        "--agent",
+        "support-bot",
+        "--since",
+        "3650d",
+        "--json",
+    )
+    assert code == 0, err
+    rows = json.loads(out)
+    assert len(rows) == 6 and {r["verdict"] for r in rows} == {"failed"}
+    assert {r["check"] for r in rows} == {"grounded"}
+
+
+@pytest.mark.postgres
+async def test_two_replicas_at_once_on_postgres_send_one_alert(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher, postgres_url: str
+) -> None:
+    store = await fresh_store(postgres_url)
+    await store.close()
+    env = environment(tmp_path, slack_server, mail, TURNCHECK_DATABASE_URL=postgres_url)
+    await replay_examples(env)
+    first, second = await asyncio.gather(
+        turncheck(env, "alerts", "run-once", "--json"),
+        turncheck(env, "alerts", "run-once", "--json"),
+    )
+    assert (first[0], second[0]) == (0, 0), first[2] + second[2]
+    raised = json.loads(first[1])["raised"] + json.loads(second[1])["raised"]
+    assert raised == ["grounded@support-bot"]
+    assert len(slack_server.messages) == 1 and len(mail.envelopes) == 1
