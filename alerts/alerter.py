@@ -2,43 +2,39 @@
 alert when its pass rate is below the threshold, send what is due, and the digest.
 
 Every step is safe to run from several replicas at once (see ``alerts/store.py``), and
-a channel that fails never raises out of here: the delivery stays pending, with backoff,
-until its day ends, then it is recorded as failed.
+sending is ``alerts/delivery.py``'s.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from turncheck.alerts.delivery import Delivery, RoundReport, Sender, Timing
 from turncheck.alerts.notice import (
     CheckAlert,
     DayRate,
     Digest,
     DigestLine,
     Links,
-    Notice,
     WindowCounts,
-    from_json,
     to_json,
 )
 from turncheck.alerts.policy import AlertPolicy
-from turncheck.alerts.store import CHECK, DIGEST, AlertStore, Due
-from turncheck.worker.errors import ConfigurationError, DeliveryFailed
+from turncheck.alerts.readings import Readings
+from turncheck.alerts.store import CHECK, DIGEST, AlertStore
+from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.judge.runner import NOT_JUDGED
 
 log = logging.getLogger(__name__)
 
-Sender = Callable[[Notice], Awaitable[None]]
-"""Renders a notice for its channel and sends it; raises ``DeliveryFailed``."""
 Clock = Callable[[], datetime]
 LinkMaker = Callable[[str, str], Links]
 
 TREND_DAYS = 14
-DAY_ENDED = "the day ended before a send succeeded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,29 +44,6 @@ class Watched:
     check: str
     agent_id: str
     policy: AlertPolicy
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    interval_s: float = 300.0
-    """How often checks are evaluated: one crossing counted per interval."""
-    retry_first_s: float = 30.0
-    retry_max_s: float = 1800.0
-    lease_s: float = 300.0
-    """How long a sender holds a delivery; more than a send's timeout."""
-
-    def retry_after_s(self, attempts: int) -> float:
-        return float(min(self.retry_max_s, self.retry_first_s * 2 ** min(max(attempts - 1, 0), 30)))
-
-
-@dataclass(slots=True)
-class RoundReport:
-    raised: list[str] = field(default_factory=list)
-    """``check@agent`` of the alerts this round raised."""
-    suppressed: int = 0
-    sent: int = 0
-    failed: int = 0
-    """Failed sends this round (tried again later, or given up when the day ended)."""
 
 
 class Alerter:
@@ -89,6 +62,7 @@ class Alerter:
         digest_hour: int | None = None,
     ) -> None:
         self.store = store
+        self.readings = Readings(store.database)
         self.watched = tuple(watched)
         self.senders = senders
         self.clock = clock
@@ -97,6 +71,7 @@ class Alerter:
         self.owner = owner
         self.timing = timing
         self.digest_channels = tuple(digest_channels)
+        self.delivery = Delivery(store, senders, clock=clock, owner=owner, timing=timing)
         self.digest_hour = digest_hour
 
     def today(self, now: datetime) -> date:
@@ -183,7 +158,7 @@ class Alerter:
         return notice, crossed(counts, watched.policy)
 
     async def counts(self, watched: Watched) -> WindowCounts:
-        return await self.store.latest_counts(
+        return await self.readings.latest_counts(
             watched.check, watched.agent_id, watched.policy.latest, NOT_JUDGED
         )
 
@@ -208,7 +183,7 @@ class Alerter:
         """Daily pass rates over ``TREND_DAYS`` days ending with ``last_day``. Days are
         the zone's; an hour of rollups counts toward the day it starts in."""
         first_day = last_day - timedelta(days=TREND_DAYS - 1)
-        hours = await self.store.hourly_counts(
+        hours = await self.readings.hourly_counts(
             watched.check, watched.agent_id, self.start_of(first_day)
         )
         passed = dict.fromkeys((first_day + timedelta(days=n) for n in range(TREND_DAYS)), 0)
@@ -265,47 +240,7 @@ class Alerter:
         return Digest(covered, now, tuple(lines))
 
     async def deliver(self, report: RoundReport | None = None) -> RoundReport:
-        """Send every delivery that is due and that this sender can claim."""
-        report = report if report is not None else RoundReport()
-        for due in await self.store.due(self.clock()):
-            now = self.clock()
-            lease = now + timedelta(seconds=self.timing.lease_s)
-            if not await self.store.claim(due, owner=self.owner, now=now, until=lease):
-                continue
-            await self._send(due, report)
-        return report
-
-    async def _send(self, due: Due, report: RoundReport) -> None:
-        now = self.clock()
-        if now >= due.give_up_at:
-            await self.store.failed(due, DAY_ENDED, None)
-            report.failed += 1
-            return
-        sender = self.senders.get(due.channel)
-        try:
-            if sender is None:
-                raise DeliveryFailed(due.channel, "channel not configured")
-            await sender(from_json(due.kind, due.snapshot))
-        except Exception as exc:
-            # Anything else (a template that fails on this notice, say) is retried too:
-            # the alert is kept, and its row says why it has not gone.
-            reason = exc.reason if isinstance(exc, DeliveryFailed) else type(exc).__name__
-            retry_at = now + timedelta(seconds=self.timing.retry_after_s(due.attempts + 1))
-            final = retry_at >= due.give_up_at
-            await self.store.failed(due, reason, None if final else retry_at)
-            report.failed += 1
-            log.warning(
-                "alert send failed kind=%s channel=%s attempts=%d reason=%s%s",
-                due.kind,
-                due.channel,
-                due.attempts + 1,
-                reason,
-                " (given up: the day ends first)" if final else "",
-            )
-            return
-        await self.store.delivered(due, self.clock())
-        report.sent += 1
-        log.info("alert sent kind=%s channel=%s", due.kind, due.channel)
+        return await self.delivery.deliver(report)
 
 
 def crossed(counts: WindowCounts, policy: AlertPolicy) -> bool:

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from turncheck.alerts.alerter import RoundReport
+from turncheck.alerts.delivery import RoundReport
 from turncheck.alerts.notice import Notice
 from turncheck.alerts.setup import SETTINGS_OF, build_alerter, preview_alerter, templates
 from turncheck.alerts.store import AlertStore, HistoryRow
@@ -24,7 +24,9 @@ from turncheck.worker.preflight import database_errors
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Database, create_engine
 
-app = typer.Typer(help="Daily alerts when a check's pass rate drops.", no_args_is_help=True)
+app = typer.Typer(
+    help="Daily alerts when a check's pass rate drops.", no_args_is_help=True, rich_markup_mode=None
+)
 err = Console(stderr=True)
 T = TypeVar("T")
 

@@ -9,7 +9,8 @@ from datetime import datetime
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
 
-from turncheck.alerts.alerter import Alerter, Sender, Timing, Watched
+from turncheck.alerts.alerter import Alerter, Watched
+from turncheck.alerts.delivery import Sender, Timing
 from turncheck.alerts.examples import example_alert, example_digest
 from turncheck.alerts.mail import MailChannel, MailConfig
 from turncheck.alerts.notice import Links, Notice

@@ -1,4 +1,4 @@
-"""The alerts' rows: what they read of the results, and the alerts raised and sent.
+"""The alerts' rows: the alerts raised and their deliveries.
 
 ``raise_alert`` is the deduplication: the row's unique key (kind, check, agent, day)
 lets one writer in, so replicas evaluating at the same moment raise one alert. A
@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import and_, case, func, literal, or_, select, update
+from sqlalchemy import or_, select, update
 
-from turncheck.alerts.notice import Earlier, WindowCounts
+from turncheck.alerts.notice import Earlier
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.tables import alert_deliveries, alerts, check_results, pass_rate_rollups
+from turncheck.worker.store.tables import alert_deliveries, alerts
 
 CHECK = "check"
 DIGEST = "digest"
@@ -66,46 +66,6 @@ class HistoryRow:
 class AlertStore:
     def __init__(self, database: Database) -> None:
         self.database = database
-
-    async def latest_counts(
-        self, check: str, agent_id: str, latest: int, not_judged: Sequence[str]
-    ) -> WindowCounts:
-        """Verdicts of the check's ``latest`` results, newest by when they were stored."""
-        r = check_results.c
-        window = (
-            select(r.verdict, r.reason)
-            .where(r.check_name == check, r.agent_id == agent_id)
-            .order_by(r.checked_at.desc(), r.id.desc())
-            .limit(latest)
-            .subquery()
-        )
-        worker_errored = and_(window.c.verdict == "errored", window.c.reason.in_(not_judged))
-        bucket = case((worker_errored, literal("not_judged")), else_=window.c.verdict)
-        query = select(bucket.label("bucket"), func.count().label("n")).group_by(bucket)
-        async with self.database.transaction() as conn:
-            counts = {row.bucket: int(row.n) for row in await conn.execute(query)}
-        return WindowCounts(
-            passed=counts.get("passed", 0),
-            failed=counts.get("failed", 0),
-            errored=counts.get("errored", 0),
-            not_judged=counts.get("not_judged", 0),
-        )
-
-    async def hourly_counts(
-        self, check: str, agent_id: str, since: datetime
-    ) -> list[tuple[datetime, int, int]]:
-        """(hour, passed, total) from the rollups, every agent version together."""
-        r = pass_rate_rollups.c
-        total = func.sum(r.passed + r.failed + r.errored)
-        query = (
-            select(r.bucket_start, func.sum(r.passed), total)
-            .where(r.check_name == check, r.agent_id == agent_id, r.bucket_start >= since)
-            .group_by(r.bucket_start)
-            .order_by(r.bucket_start)
-        )
-        async with self.database.transaction() as conn:
-            rows = (await conn.execute(query)).all()
-        return [(start, int(passed or 0), int(n or 0)) for start, passed, n in rows]
 
     async def raise_alert(
         self,

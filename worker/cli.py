@@ -7,7 +7,6 @@ import asyncio
 import json
 import logging
 import sys
-from datetime import datetime
 from importlib.metadata import version as installed_version
 from pathlib import Path
 from typing import Annotated
@@ -18,11 +17,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from turncheck.alerts import cli as alerts_cli
 from turncheck.alerts.setup import check_alert_settings
-from turncheck.worker import exits, report, startup
-from turncheck.worker.app import build_worker, judge_client, open_store, replay, utc_now
+from turncheck.worker import cli_read, exits, startup
+from turncheck.worker.app import build_worker, judge_client, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
-from turncheck.worker.preflight import database_errors
 from turncheck.worker.settings import Settings
 
 app = typer.Typer(
@@ -186,103 +184,9 @@ async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeCl
     return bad
 
 
-@app.command()
-def results(
-    turn_id: Annotated[str, typer.Argument(help="The turn's id.")],
-    as_json: JsonOption = False,
-) -> None:
-    """Show the stored results of one turn (exit 1 when it has none)."""
-    settings = startup.settings()
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-    with database_errors(settings.database_url):
-        found = asyncio.run(_results(settings, turn_id))
-    if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
-    elif found:
-        Console().print(report.results_table(found))
-    else:
-        err.print(f"no results for turn {turn_id}", highlight=False)
-    if not found:
-        raise typer.Exit(exits.REJECTED)
-
-
-async def _results(settings: Settings, turn_id: str) -> list[report.StoredResult]:
-    store = open_store(settings)
-    try:
-        return await store.queries.results_for_turn(turn_id)
-    finally:
-        await store.close()
-
-
-@app.command("pass-rates")
-def pass_rates(
-    check: Annotated[str | None, typer.Option(help="Only this check.")] = None,
-    agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
-    since: Annotated[
-        str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
-    ] = "7d",
-    as_json: JsonOption = False,
-) -> None:
-    """Show each check's pass rate and its counts."""
-    settings = startup.settings()
-    start = startup.parse_since(since, utc_now())
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-    with database_errors(settings.database_url):
-        rows = asyncio.run(_pass_rates(settings, start, check, agent))
-    if as_json:
-        print(
-            json.dumps({"since": start.isoformat(), "rates": [r.as_dict() for r in rows]}, indent=2)
-        )
-    else:
-        Console().print(report.pass_rate_table(rows, start))
-
-
-async def _pass_rates(
-    settings: Settings, since: datetime, check: str | None, agent: str | None
-) -> list[report.PassRate]:
-    store = open_store(settings)
-    try:
-        return await store.queries.pass_rates(since=since, check=check, agent=agent)
-    finally:
-        await store.close()
-
-
-@app.command()
-def failing(
-    check: Annotated[str, typer.Option(help="The check's name.")],
-    agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
-    since: Annotated[
-        str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
-    ] = "1d",
-    limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
-    as_json: JsonOption = False,
-) -> None:
-    """List a check's results that did not pass (failed or errored), newest first.
-
-    An alert links here; `turncheck results TURN_ID` shows every check of one turn.
-    """
-    settings = startup.settings()
-    start = startup.parse_since(since, utc_now())
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-    with database_errors(settings.database_url):
-        found = asyncio.run(_not_passed(settings, check, agent, start, limit))
-    if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
-    else:
-        Console().print(report.not_passed_table(found, check, start))
-
-
-async def _not_passed(
-    settings: Settings, check: str, agent: str | None, since: datetime, limit: int
-) -> list[report.StoredResult]:
-    store = open_store(settings)
-    try:
-        return await store.queries.not_passed(check, agent=agent, since=since, limit=limit)
-    finally:
-        await store.close()
+app.command()(cli_read.results)
+app.command("pass-rates")(cli_read.pass_rates)
+app.command()(cli_read.failing)
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from tests.factories import make_turn
-from turncheck.alerts.alerter import Alerter, Timing, Watched
+from turncheck.alerts.alerter import Alerter, Watched
+from turncheck.alerts.delivery import Timing
 from turncheck.alerts.notice import Links, Notice
 from turncheck.alerts.policy import AlertPolicy
 from turncheck.alerts.store import AlertStore

@@ -14,7 +14,8 @@ from tests.alerts.fakes import (
     store_results,
     verdicts,
 )
-from turncheck.alerts.alerter import DAY_ENDED, Watched
+from turncheck.alerts.alerter import Watched
+from turncheck.alerts.delivery import DAY_ENDED
 from turncheck.alerts.notice import CheckAlert, Digest
 from turncheck.alerts.policy import AlertPolicy
 from turncheck.alerts.store import AlertStore
