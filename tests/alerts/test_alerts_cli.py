@@ -7,7 +7,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,8 +20,8 @@ ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture
-def mail() -> Iterator[Catcher]:
-    with running_catcher() as catcher:
+async def mail() -> AsyncIterator[Catcher]:
+    async with running_catcher() as catcher:
         yield catcher
 
 
