@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -69,7 +70,7 @@ def run_once(
 
     report = _with_database(settings, work)
     if as_json:
-        print(json.dumps(_report(report)))
+        print(json.dumps(dataclasses.asdict(report)))
     else:
         raised = ", ".join(report.raised) or "none"
         err.print(
@@ -79,15 +80,6 @@ def run_once(
         )
     if report.failed:
         raise typer.Exit(exits.REJECTED)
-
-
-def _report(report: RoundReport) -> dict[str, object]:
-    return {
-        "raised": report.raised,
-        "suppressed": report.suppressed,
-        "sent": report.sent,
-        "failed": report.failed,
-    }
 
 
 @app.command()

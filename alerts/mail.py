@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import ssl
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -32,7 +32,7 @@ from typing import Literal
 import aiosmtplib
 
 from turncheck.alerts.rendered import CHART_CID, MailMessage
-from turncheck.worker.errors import ConfigurationError, DeliveryFailed
+from turncheck.worker.errors import ConfigurationError, DeliveryFailed, error_chain
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ _STEPS: tuple[tuple[type[aiosmtplib.SMTPResponseException], str], ...] = (
 def failure_reason(exc: BaseException) -> str:
     """A few words for a failed send, from the error's type and the SMTP reply code; the
     server's own text is left out, as it may quote an address or a user name."""
-    for error in _chain(exc):
+    for error in error_chain(exc):
         if isinstance(error, aiosmtplib.SMTPRecipientsRefused) and error.recipients:
             error = error.recipients[0]
         if isinstance(error, aiosmtplib.SMTPResponseException):
@@ -211,16 +211,6 @@ def _reply_words(error: aiosmtplib.SMTPResponseException) -> str:
         if isinstance(error, step):
             return words
     return _REPLIES.get(error.code, "refused")
-
-
-def _chain(exc: BaseException) -> Iterator[BaseException]:
-    """The error, then its causes: aiosmtplib wraps an ``OSError`` or an ``SSLError``."""
-    seen: set[int] = set()
-    error: BaseException | None = exc
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        yield error
-        error = error.__cause__ or error.__context__
 
 
 def _words(exc: BaseException) -> str:

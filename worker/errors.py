@@ -22,6 +22,8 @@ The command line's exit codes are in ``worker/exits.py``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 
 class TurncheckError(Exception):
     pass
@@ -108,3 +110,16 @@ class DeliveryFailed(TurncheckError):
     def __init__(self, channel: str, reason: str) -> None:
         self.channel, self.reason = channel, reason
         super().__init__(f"{channel}: {reason}")
+
+
+def error_chain(exc: BaseException) -> Iterator[BaseException]:
+    """The error, then what it wraps, for translating a foreign error where it enters:
+    SQLAlchemy's ``orig``, then causes and contexts (aiosmtplib wraps an ``OSError``)."""
+    seen: set[int] = set()
+    error: BaseException | None = exc
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        yield error
+        orig = getattr(error, "orig", None)
+        wrapped = orig if isinstance(orig, BaseException) and id(orig) not in seen else None
+        error = wrapped or error.__cause__ or error.__context__

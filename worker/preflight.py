@@ -29,7 +29,12 @@ from sqlalchemy.exc import ArgumentError, InvalidRequestError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from turncheck.worker.errors import ConfigurationError, ServiceUnavailable, StoreUnavailable
+from turncheck.worker.errors import (
+    ConfigurationError,
+    ServiceUnavailable,
+    StoreUnavailable,
+    error_chain,
+)
 
 PROBE_TIMEOUT_S = 5.0
 DEFAULT_PORTS = {"postgresql": 5432}
@@ -99,7 +104,7 @@ async def probe_broker(bootstrap: str, timeout_s: float = PROBE_TIMEOUT_S) -> No
 def describe(exc: BaseException) -> str:
     """The cause in a few words, built from the error's type and errno. A driver's message
     may quote a URL, a user name or a value, so only SQLite's own sentences are used."""
-    for error in _chain(exc):
+    for error in error_chain(exc):
         if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
             return "authentication failed"
         if isinstance(error, asyncpg.InvalidCatalogNameError):
@@ -191,18 +196,6 @@ def _quiet(name: str) -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
-
-
-def _chain(exc: BaseException) -> Iterator[BaseException]:
-    """The error, then what it wraps: SQLAlchemy's ``orig``, then causes and contexts."""
-    seen: set[int] = set()
-    error: BaseException | None = exc
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        yield error
-        orig = getattr(error, "orig", None)
-        wrapped = orig if isinstance(orig, BaseException) and id(orig) not in seen else None
-        error = wrapped or error.__cause__ or error.__context__
 
 
 def _first_errno(message: str) -> int | None:
