@@ -25,7 +25,7 @@ from turncheck.alerts.notice import (
 )
 from turncheck.alerts.policy import AlertPolicy
 from turncheck.alerts.readings import Readings
-from turncheck.alerts.store import CHECK, DIGEST, AlertStore
+from turncheck.alerts.store import CHECK, DIGEST, AlertKey, AlertStore
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.judge.runner import NOT_JUDGED
 
@@ -106,7 +106,7 @@ class Alerter:
         if now.hour < self.digest_hour:
             return False
         covered = now.date() - timedelta(days=1)
-        return not await self.store.exists(kind=DIGEST, check="", agent_id="", day=covered)
+        return not await self.store.exists(AlertKey(DIGEST, "", "", covered))
 
     async def evaluate(self, report: RoundReport | None = None) -> RoundReport:
         report = report if report is not None else RoundReport()
@@ -117,23 +117,21 @@ class Alerter:
             counts = await self.counts(watched)
             if not crossed(counts, watched.policy):
                 continue
-            notice = await self.check_alert(watched, counts, now)
-            raised = await self.store.raise_alert(
-                kind=CHECK,
-                check=watched.check,
-                agent_id=watched.agent_id,
-                day=day,
-                snapshot=to_json(notice),
-                channels=watched.policy.channels,
-                now=now,
-                give_up_at=self.start_of(day + timedelta(days=1)),
-            )
-            if raised:
-                log.info("alert raised check=%s agent=%s", watched.check, watched.agent_id)
-                report.raised.append(f"{watched.check}@{watched.agent_id}")
-            elif await self.store.count_suppressed(
-                kind=CHECK, check=watched.check, agent_id=watched.agent_id, day=day, slot=slot
-            ):
+            key = AlertKey(CHECK, watched.check, watched.agent_id, day)
+            # Most crossings come after the day's alert: count them without building one.
+            if not await self.store.exists(key):
+                notice = await self.check_alert(watched, counts, now)
+                if await self.store.raise_alert(
+                    key,
+                    snapshot=to_json(notice),
+                    channels=watched.policy.channels,
+                    now=now,
+                    give_up_at=self.start_of(day + timedelta(days=1)),
+                ):
+                    log.info("alert raised check=%s agent=%s", watched.check, watched.agent_id)
+                    report.raised.append(f"{watched.check}@{watched.agent_id}")
+                    continue
+            if await self.store.count_suppressed(key, slot):
                 report.suppressed += 1
         return report
 
@@ -203,10 +201,7 @@ class Alerter:
         digest = await self.digest_notice()
         today = digest.day + timedelta(days=1)
         raised = await self.store.raise_alert(
-            kind=DIGEST,
-            check="",
-            agent_id="",
-            day=digest.day,
+            AlertKey(DIGEST, "", "", digest.day),
             snapshot=to_json(digest),
             channels=self.digest_channels,
             now=digest.raised_at,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 
 from turncheck.alerts.notice import Earlier
 from turncheck.worker.store.database import Database
@@ -21,6 +21,25 @@ from turncheck.worker.store.tables import alert_deliveries, alerts
 
 CHECK = "check"
 DIGEST = "digest"
+
+
+@dataclass(frozen=True, slots=True)
+class AlertKey:
+    """What makes an alert once a day: a digest has kind "digest" and empty names."""
+
+    kind: str
+    check: str
+    agent_id: str
+    day: date
+
+    def matches(self) -> ColumnElement[bool]:
+        a = alerts.c
+        return and_(
+            a.kind == self.kind,
+            a.check_name == self.check,
+            a.agent_id == self.agent_id,
+            a.day == self.day,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +88,8 @@ class AlertStore:
 
     async def raise_alert(
         self,
+        key: AlertKey,
         *,
-        kind: str,
-        check: str,
-        agent_id: str,
-        day: date,
         snapshot: str,
         channels: Sequence[str],
         now: datetime,
@@ -82,10 +98,10 @@ class AlertStore:
         """Write the day's alert and a pending delivery per channel; False when the day
         already has it (this or another replica raised it first), and nothing changes."""
         row = {
-            "kind": kind,
-            "check_name": check,
-            "agent_id": agent_id,
-            "day": day,
+            "kind": key.kind,
+            "check_name": key.check,
+            "agent_id": key.agent_id,
+            "day": key.day,
             "created_at": now,
             "snapshot": snapshot,
         }
@@ -113,23 +129,18 @@ class AlertStore:
                 await conn.execute(alert_deliveries.insert(), deliveries)
         return True
 
-    async def exists(self, *, kind: str, check: str, agent_id: str, day: date) -> bool:
-        a = alerts.c
-        query = select(a.id).where(
-            a.kind == kind, a.check_name == check, a.agent_id == agent_id, a.day == day
-        )
+    async def exists(self, key: AlertKey) -> bool:
+        query = select(alerts.c.id).where(key.matches())
         async with self.database.transaction() as conn:
             return (await conn.execute(query)).first() is not None
 
-    async def count_suppressed(
-        self, *, kind: str, check: str, agent_id: str, day: date, slot: int
-    ) -> bool:
+    async def count_suppressed(self, key: AlertKey, slot: int) -> bool:
         """Count one more crossing of the day's alert, once per evaluation ``slot`` however
         many replicas evaluate in it; True when this call counted it."""
         a = alerts.c
         statement = (
             update(alerts)
-            .where(a.kind == kind, a.check_name == check, a.agent_id == agent_id, a.day == day)
+            .where(key.matches())
             .where(or_(a.suppressed_slot.is_(None), a.suppressed_slot < slot))
             .values(suppressed=a.suppressed + 1, suppressed_slot=slot)
         )

@@ -1,0 +1,124 @@
+"""How long an alert evaluation round takes over a large results table, PostgreSQL.
+
+Seeds RESULTS rows spread over 30 checks and 14 days (with their hourly rollups), then
+times, best of five:
+  1. floor: the 30 bare "latest 200 verdicts" queries a round cannot do without;
+  2. round: ``Alerter.evaluate`` for the 30 checks (verdicts, trend, earlier alert,
+     the day's alert row for those that cross);
+  3. the round again without the ``ix_check_results_latest`` index;
+and the ratios round/floor and no-index/round, the figures that survive a noisy machine.
+
+Works in a database of its own on the server of ``TURNCHECK_TEST_DATABASE_URL``,
+dropped at the end. Needs `eval "$(bash scripts/services.sh start)"`.
+Run: python bench/alerts.py [RESULTS]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select, text
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import scratch_database  # noqa: E402
+from turncheck.alerts.alerter import Alerter, Watched  # noqa: E402
+from turncheck.alerts.notice import Links  # noqa: E402
+from turncheck.alerts.policy import AlertPolicy  # noqa: E402
+from turncheck.alerts.store import AlertStore  # noqa: E402
+from turncheck.worker.app import utc_now  # noqa: E402
+from turncheck.worker.store import Database, create_engine  # noqa: E402
+from turncheck.worker.store.migrate import migrate  # noqa: E402
+from turncheck.worker.store.tables import check_results  # noqa: E402
+
+CHECKS = 30
+AGENT = "support-bot"
+
+SEED_RESULTS = """
+INSERT INTO check_results (turn_id, check_name, check_version, check_kind, stage, mode,
+    verdict, reason, spans, agent_id, agent_version, turn_created_at, checked_at, expires_at)
+SELECT 't-' || (n / :checks), 'check-' || (n % :checks), 'v1', 'pattern', 'output', 'block',
+    CASE WHEN n % 17 = 0 THEN 'failed' WHEN n % 101 = 0 THEN 'errored' ELSE 'passed' END,
+    NULL, '[]', :agent, '7', at, at, at + interval '30 days'
+FROM (SELECT n, now() - (n * interval '14 days' / :total) AS at
+      FROM generate_series(0, :total - 1) AS n) AS rows
+"""
+SEED_ROLLUPS = """
+INSERT INTO pass_rate_rollups (check_name, agent_id, agent_version, bucket_start,
+    passed, failed, errored)
+SELECT check_name, agent_id, agent_version, date_trunc('hour', turn_created_at),
+    count(*) FILTER (WHERE verdict = 'passed'), count(*) FILTER (WHERE verdict = 'failed'),
+    count(*) FILTER (WHERE verdict = 'errored')
+FROM check_results GROUP BY 1, 2, 3, 4
+"""
+
+
+async def best_of(runs: int, work: Callable[[], Awaitable[object]]) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        await work()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+async def main(total: int) -> None:
+    server = os.environ["TURNCHECK_TEST_DATABASE_URL"]
+    async with scratch_database(server, "bench_alerts") as url:
+        await asyncio.to_thread(migrate, url)
+        database = Database(create_engine(url))
+        try:
+            async with database.transaction() as conn:
+                params = {"checks": CHECKS, "agent": AGENT, "total": total}
+                await conn.execute(text(SEED_RESULTS), params)
+                await conn.execute(text(SEED_ROLLUPS))
+                await conn.execute(text("ANALYZE"))
+            watched = [
+                Watched(f"check-{n}", AGENT, AlertPolicy(200, 0.95, 50, ("slack",)))
+                for n in range(CHECKS)
+            ]
+            alerter = Alerter(
+                AlertStore(database),
+                watched,
+                {},
+                clock=utc_now,
+                zone=ZoneInfo("UTC"),
+                links=lambda check, agent: Links(command="turncheck failing"),
+                owner="bench",
+            )
+
+            async def floor() -> None:
+                r = check_results.c
+                for w in watched:
+                    query = (
+                        select(r.verdict)
+                        .where(r.check_name == w.check, r.agent_id == AGENT)
+                        .order_by(r.checked_at.desc())
+                        .limit(200)
+                    )
+                    async with database.transaction() as conn:
+                        (await conn.execute(query)).all()
+
+            bare = await best_of(5, floor)
+            rounds = await best_of(5, alerter.evaluate)
+            async with database.transaction() as conn:
+                await conn.execute(text("DROP INDEX ix_check_results_latest"))
+            unindexed = await best_of(3, alerter.evaluate)
+        finally:
+            await database.close()
+    print(f"results: {total:,} over {CHECKS} checks and 14 days")
+    print(f"floor (30 latest-200 queries): {bare * 1000:8.1f} ms")
+    print(f"evaluation round:              {rounds * 1000:8.1f} ms")
+    print(f"round without the index:       {unindexed * 1000:8.1f} ms")
+    print(f"round / floor: {rounds / bare:.1f}   no index / round: {unindexed / rounds:.1f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000))
