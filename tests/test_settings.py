@@ -26,3 +26,34 @@ def test_the_log_format_is_text_unless_set(monkeypatch: pytest.MonkeyPatch) -> N
     assert load_settings().log_format == "text"
     monkeypatch.setenv("TURNCHECK_LOG_FORMAT", "json")
     assert load_settings().log_format == "json"
+
+
+def test_alert_settings_read_lists_an_empty_hour_and_hide_secrets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TURNCHECK_ALERT_MAIL_TO", "a@example.com, b@example.com")
+    monkeypatch.setenv("TURNCHECK_ALERT_CHANNELS", "mail")
+    monkeypatch.setenv("TURNCHECK_ALERT_DIGEST_HOUR", "")
+    monkeypatch.setenv("TURNCHECK_ALERT_SLACK_TOKEN", "xoxb-secret-token")
+    settings = load_settings()
+    assert settings.alert_mail_to == ["a@example.com", "b@example.com"]
+    assert settings.alert_channels == ["mail"]
+    assert settings.alert_digest_hour is None
+    assert "xoxb-secret-token" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("TURNCHECK_ALERT_TIMEZONE", "Mars/Olympus", "not a time zone name"),
+        ("TURNCHECK_ALERT_DIGEST_HOUR", "24", "less than or equal to 23"),
+        ("TURNCHECK_ALERT_MIN_PASS_RATE", "95", "less than or equal to 1"),
+        ("TURNCHECK_ALERT_CHANNELS", "slack,pager", "'slack' or 'mail'"),
+    ],
+)
+def test_a_bad_alert_setting_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, says: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError, match=f"invalid setting {variable}: .*{says}"):
+        load_settings()
