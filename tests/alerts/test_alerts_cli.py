@@ -111,7 +111,7 @@ async def test_no_text_of_a_turn_reaches_slack_or_mail(
     sent += [
         e.content.decode(errors="replace") for e in mail.envelopes if isinstance(e.content, bytes)
     ]
-    assert len(slack_server.messages) == 8
+    assert len(slack_server.messages) == 7  # every check but the one with `alert: off`
     turns = [
         json.loads(line) for line in (ROOT / "examples" / "turns.jsonl").read_text().splitlines()
     ]
@@ -190,6 +190,26 @@ async def test_failing_lists_the_turns_an_alert_points_to(
     rows = json.loads(out)
     assert len(rows) == 6 and {r["verdict"] for r in rows} == {"failed"}
     assert {r["check"] for r in rows} == {"grounded"}
+
+
+async def test_run_refuses_a_check_naming_a_channel_not_configured_before_any_service(
+    tmp_path: Path, closed_port: int
+) -> None:
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(
+        "agent: a\nchecks:\n  - name: c\n    kind: pattern\n    pattern: x\n"
+        "    alert: {channels: [mail]}\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TURNCHECK_")}
+    env.update(
+        TURNCHECK_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/t.db",
+        TURNCHECK_KAFKA_BOOTSTRAP=f"127.0.0.1:{closed_port}",
+        TURNCHECK_CHECKS=str(checks),
+        TURNCHECK_ALERT_SLACK_WEBHOOK_URL="http://127.0.0.1:9/services/T/B/x",
+    )
+    code, _, err = await turncheck(env, "run")
+    assert code == 2, err
+    assert "check 'c' of agent 'a': field 'alert.channels' names mail" in err
 
 
 @pytest.mark.postgres
