@@ -49,6 +49,11 @@ class AlertRule(BaseModel):
         return self
 
 
+def _yaml_false_is_off(schema: dict[str, Any]) -> None:
+    # YAML 1.1 reads a bare `off` as false: the file's own word must validate too.
+    schema["anyOf"].append({"const": False, "type": "boolean"})
+
+
 class BaseCheck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -59,6 +64,7 @@ class BaseCheck(BaseModel):
     alert: AlertRule | Literal["off"] = Field(
         default_factory=AlertRule,
         description="The daily alert's thresholds, or `off`; left out, the settings' defaults.",
+        json_schema_extra=_yaml_false_is_off,
     )
 
     @field_validator("alert", mode="before")
