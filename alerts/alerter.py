@@ -32,7 +32,8 @@ from turncheck.worker.judge.runner import NOT_JUDGED
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-LinkMaker = Callable[[str, str], Links]
+LinkMaker = Callable[[str, str, datetime | None], Links]
+"""Where a check's failing turns are found: (check, agent, since)."""
 
 TREND_DAYS = 14
 
@@ -173,7 +174,7 @@ class Alerter:
             min_pass_rate=watched.policy.min_pass_rate,
             counts=counts,
             trend=await self.trend(watched, day),
-            links=self.links(watched.check, watched.agent_id),
+            links=self.links(watched.check, watched.agent_id, counts.oldest_at),
             earlier=await self.store.earlier(watched.check, watched.agent_id, before=day),
         )
 
@@ -218,18 +219,19 @@ class Alerter:
         covered = today - timedelta(days=1)
         lines = []
         for watched in self.watched:
+            counts = await self.counts(watched)
             lines.append(
                 DigestLine(
                     check=watched.check,
                     agent_id=watched.agent_id,
                     min_pass_rate=watched.policy.min_pass_rate,
                     min_results=watched.policy.min_results,
-                    counts=await self.counts(watched),
+                    counts=counts,
                     trend=await self.trend(watched, today),
                     alerted=await self.store.earlier(
                         watched.check, watched.agent_id, before=today, since=covered
                     ),
-                    links=self.links(watched.check, watched.agent_id),
+                    links=self.links(watched.check, watched.agent_id, counts.oldest_at),
                 )
             )
         return Digest(covered, now, tuple(lines))

@@ -34,8 +34,9 @@ def example_trend(last_day: date = DAY) -> tuple[DayRate, ...]:
 
 def example_links(check: str, agent_id: str) -> Links:
     return Links(
-        command=f"turncheck failing --check {check} --agent {agent_id} --since 1d",
-        api_url=f"https://turncheck.example.com/v1/checks/{check}/failures?agent={agent_id}",
+        command=f"turncheck failing --check {check} --agent {agent_id} --since 2026-11-30T16:42",
+        api_url=f"https://turncheck.example.com/v1/checks/{check}/failures?agent={agent_id}"
+        "&since=2026-11-30T16%3A42",
     )
 
 

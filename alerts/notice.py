@@ -21,6 +21,8 @@ class WindowCounts:
     failed: int = 0
     errored: int = 0
     not_judged: int = 0
+    oldest_at: datetime | None = None
+    """When the oldest of these results was stored: where the failing turns begin."""
 
     @property
     def total(self) -> int:

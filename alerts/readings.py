@@ -4,7 +4,7 @@ counts for the trend."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import and_, case, func, literal, select
 
@@ -23,7 +23,7 @@ class Readings:
         """Verdicts of the check's ``latest`` results, newest by when they were stored."""
         r = check_results.c
         window = (
-            select(r.verdict, r.reason)
+            select(r.verdict, r.reason, r.checked_at)
             .where(r.check_name == check, r.agent_id == agent_id)
             .order_by(r.checked_at.desc(), r.id.desc())
             .limit(latest)
@@ -31,14 +31,21 @@ class Readings:
         )
         worker_errored = and_(window.c.verdict == "errored", window.c.reason.in_(not_judged))
         bucket = case((worker_errored, literal("not_judged")), else_=window.c.verdict)
-        query = select(bucket.label("bucket"), func.count().label("n")).group_by(bucket)
+        query = select(
+            bucket.label("bucket"),
+            func.count().label("n"),
+            func.min(window.c.checked_at).label("oldest"),
+        ).group_by(bucket)
         async with self.database.transaction() as conn:
-            counts = {row.bucket: int(row.n) for row in await conn.execute(query)}
+            rows = (await conn.execute(query)).all()
+        counts = {row.bucket: int(row.n) for row in rows}
+        oldest = [row.oldest for row in rows if row.oldest is not None]
         return WindowCounts(
             passed=counts.get("passed", 0),
             failed=counts.get("failed", 0),
             errored=counts.get("errored", 0),
             not_judged=counts.get("not_judged", 0),
+            oldest_at=_aware(min(oldest)) if oldest else None,
         )
 
     async def hourly_counts(
@@ -56,3 +63,8 @@ class Readings:
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).all()
         return [(start, int(passed or 0), int(n or 0)) for start, passed, n in rows]
+
+
+def _aware(moment: datetime) -> datetime:
+    # An aggregate is not typed by its column: SQLite gives back a naive UTC time.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

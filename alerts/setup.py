@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
 
-from turncheck.alerts.alerter import Alerter, Watched
+from turncheck.alerts.alerter import Alerter, LinkMaker, Watched
 from turncheck.alerts.delivery import Sender, Timing
 from turncheck.alerts.examples import example_alert, example_digest
 from turncheck.alerts.mail import MailChannel, MailConfig
@@ -80,17 +80,18 @@ def watched_checks(
     return tuple(watched)
 
 
-def link_maker(settings: Settings) -> Callable[[str, str], Links]:
-    """Where a person finds the failing turns: the command, and the API when it has an
-    address."""
+def link_maker(settings: Settings) -> LinkMaker:
+    """Where a person finds the failing turns among the results counted: the command,
+    and the API when it has an address."""
 
-    def links(check: str, agent_id: str) -> Links:
-        command = shlex.join(["turncheck", "failing", "--check", check, "--agent", agent_id])
+    def links(check: str, agent_id: str, since: datetime | None) -> Links:
+        start = (since or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
+        command = ["turncheck", "failing", "--check", check, "--agent", agent_id]
         api_url = None
         if settings.api_url:
-            query = urlencode({"agent": agent_id})
+            query = urlencode({"agent": agent_id, "since": start})
             api_url = f"{settings.api_url.rstrip('/')}/v1/checks/{quote(check)}/failures?{query}"
-        return Links(command=f"{command} --since 1d", api_url=api_url)
+        return Links(command=shlex.join([*command, "--since", start]), api_url=api_url)
 
     return links
 

@@ -52,8 +52,8 @@ class Recorder:
         self.sent.append(notice)
 
 
-def links(check: str, agent_id: str) -> Links:
-    return Links(command=f"turncheck failing --check {check} --agent {agent_id} --since 1d")
+def links(check: str, agent_id: str, since: datetime | None) -> Links:
+    return Links(command=f"turncheck failing --check {check} --agent {agent_id} --since {since}")
 
 
 def alerter(

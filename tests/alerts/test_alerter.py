@@ -41,6 +41,8 @@ async def test_a_check_below_its_threshold_alerts_once_on_every_channel(store: S
         counts = notice.counts
         assert (counts.passed, counts.failed, counts.errored, counts.not_judged) == (80, 15, 5, 0)
         assert counts.pass_rate == 0.8 and notice.min_pass_rate == 0.9
+        # The link to the failing turns starts at the oldest result counted.
+        assert notice.links.command.endswith(f"--since {START - timedelta(minutes=5)}")
 
 
 async def test_a_second_evaluation_the_same_day_sends_nothing_and_counts_it(store: Store) -> None:
