@@ -113,6 +113,7 @@ def slack_channel(settings: Settings) -> SlackChannel:
             channel=settings.alert_slack_channel,
             webhook_url=_secret(settings.alert_slack_webhook_url),
             base_url=settings.alert_slack_base_url,
+            proxy=_secret(settings.alert_slack_proxy),
             timeout_s=settings.alert_send_timeout_s,
         )
     )

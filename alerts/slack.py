@@ -68,6 +68,8 @@ class SlackConfig:
     webhook_url: str | None = field(default=None, repr=False)
     base_url: str = DEFAULT_BASE_URL
     """The Web API's root; tests point it at a local server."""
+    proxy: str | None = field(default=None, repr=False)
+    """An HTTP proxy to reach Slack through (its URL may hold a password)."""
     timeout_s: float = DEFAULT_TIMEOUT_S
 
     def __post_init__(self) -> None:
@@ -149,14 +151,15 @@ class SlackChannel:
             logger=_sdk_log,
             retry_handlers=[],  # the caller retries, with backoff
         )
-        client.proxy = None  # slack-sdk read HTTPS_PROXY; only the settings module reads the env
+        # slack-sdk reads HTTPS_PROXY itself; here only the settings module reads the env.
+        client.proxy = self.config.proxy
         return client
 
     def _webhook(self, session: aiohttp.ClientSession) -> AsyncWebhookClient:
         client = AsyncWebhookClient(
             self.config.webhook_url or "", session=session, logger=_sdk_log, retry_handlers=[]
         )
-        client.proxy = None
+        client.proxy = self.config.proxy
         return client
 
 

@@ -114,6 +114,9 @@ class Settings(BaseSettings):
         default=None, description="An incoming webhook, instead of a token and channel."
     )
     alert_slack_base_url: str = "https://slack.com/api/"
+    alert_slack_proxy: SecretStr | None = Field(
+        default=None, description="An HTTP proxy to reach Slack through."
+    )
     alert_mail_host: str | None = None
     alert_mail_port: int = Field(default=587, ge=1, le=65_535)
     alert_mail_security: Literal["starttls", "tls", "none"] = "starttls"

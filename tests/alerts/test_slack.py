@@ -244,3 +244,16 @@ async def test_dropped_connection_fails_without_a_retry(
     assert failed.reason == "server disconnected"
     assert len(slack_server.calls) == 1
     assert slack_server.messages == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_configured_proxy_carries_the_post(slack_server: SlackServer, mode: str) -> None:
+    """Slack's own host does not resolve here: the message only arrives through the proxy."""
+    proxy = slack_server.base_url.removesuffix("api/")
+    if mode == "token":
+        channel = channel_for(slack_server, mode, base_url="http://slack.invalid/api/", proxy=proxy)
+    else:
+        hook = slack_server.webhook_url.replace(proxy.rstrip("/"), "http://slack.invalid")
+        channel = channel_for(slack_server, mode, webhook_url=hook, proxy=proxy)
+    await channel.send(MESSAGE)
+    assert [m.text for m in slack_server.messages] == [MESSAGE.text]
