@@ -34,9 +34,9 @@ def example_trend(last_day: date = DAY) -> tuple[DayRate, ...]:
 
 def example_links(check: str, agent_id: str) -> Links:
     return Links(
-        command=f"turncheck failing --check {check} --agent {agent_id} --since 2026-11-30T16:42",
-        api_url=f"https://turncheck.example.com/v1/checks/{check}/failures?agent={agent_id}"
-        "&since=2026-11-30T16%3A42",
+        command=f"turncheck failures {check} --agent {agent_id} --since 2026-11-30T16:42",
+        api_url=f"https://turncheck.example.com/v1/checks/{check}/results?agent={agent_id}"
+        "&verdict=failed%2Cerrored&since=2026-11-30T16%3A42",
     )
 
 

@@ -86,11 +86,11 @@ def link_maker(settings: Settings) -> LinkMaker:
 
     def links(check: str, agent_id: str, since: datetime | None) -> Links:
         start = (since or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
-        command = ["turncheck", "failing", "--check", check, "--agent", agent_id]
+        command = ["turncheck", "failures", check, "--agent", agent_id]
         api_url = None
         if settings.api_url:
-            query = urlencode({"agent": agent_id, "since": start})
-            api_url = f"{settings.api_url.rstrip('/')}/v1/checks/{quote(check)}/failures?{query}"
+            query = urlencode({"agent": agent_id, "verdict": "failed,errored", "since": start})
+            api_url = f"{settings.api_url.rstrip('/')}/v1/checks/{quote(check)}/results?{query}"
         return Links(command=shlex.join([*command, "--since", start]), api_url=api_url)
 
     return links

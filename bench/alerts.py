@@ -90,7 +90,7 @@ async def main(total: int) -> None:
                 {},
                 clock=utc_now,
                 zone=ZoneInfo("UTC"),
-                links=lambda check, agent, since: Links(command="turncheck failing"),
+                links=lambda check, agent, since: Links(command="turncheck failures"),
                 owner="bench",
             )
 

@@ -186,7 +186,7 @@ async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeCl
 
 app.command()(cli_read.results)
 app.command("pass-rates")(cli_read.pass_rates)
-app.command()(cli_read.failing)
+app.command()(cli_read.failures)
 
 
 def main() -> None:

@@ -81,12 +81,15 @@ async def _pass_rates(
         await store.close()
 
 
-def failing(
-    check: Annotated[str, typer.Option(help="The check's name.")],
+def failures(
+    check: Annotated[str, typer.Argument(help="The check's name.")],
     agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
     since: Annotated[
         str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
     ] = "1d",
+    until: Annotated[
+        str | None, typer.Option(help="Up to: 7d, 12h, 30m, 2w back, or an ISO date.")
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
     as_json: JsonOption = False,
 ) -> None:
@@ -95,11 +98,13 @@ def failing(
     An alert links here; `turncheck results TURN_ID` shows every check of one turn.
     """
     settings = startup.settings()
-    start = startup.parse_since(since, utc_now())
+    now = utc_now()
+    start = startup.parse_since(since, now)
+    end = startup.parse_since(until, now) if until is not None else None
     startup.reach(settings)
     startup.embedded_schema(settings)
     with database_errors(settings.database_url):
-        found = asyncio.run(_not_passed(settings, check, agent, start, limit))
+        found = asyncio.run(_not_passed(settings, check, agent, start, end, limit))
     if as_json:
         print(json.dumps([r.as_dict() for r in found], indent=2))
     else:
@@ -107,10 +112,17 @@ def failing(
 
 
 async def _not_passed(
-    settings: Settings, check: str, agent: str | None, since: datetime, limit: int
+    settings: Settings,
+    check: str,
+    agent: str | None,
+    since: datetime,
+    until: datetime | None,
+    limit: int,
 ) -> list[report.StoredResult]:
     store = open_store(settings)
     try:
-        return await store.queries.not_passed(check, agent=agent, since=since, limit=limit)
+        return await store.queries.not_passed(
+            check, agent=agent, since=since, until=until, limit=limit
+        )
     finally:
         await store.close()

@@ -53,7 +53,7 @@ class Recorder:
 
 
 def links(check: str, agent_id: str, since: datetime | None) -> Links:
-    return Links(command=f"turncheck failing --check {check} --agent {agent_id} --since {since}")
+    return Links(command=f"turncheck failures {check} --agent {agent_id} --since {since}")
 
 
 def alerter(

@@ -170,15 +170,14 @@ async def test_run_once_without_a_channel_says_what_to_set(tmp_path: Path) -> No
     assert "no alert channel is configured" in err and "TURNCHECK_ALERT_MAIL_HOST" in err
 
 
-async def test_failing_lists_the_turns_an_alert_points_to(
+async def test_failures_lists_the_turns_an_alert_points_to(
     tmp_path: Path, slack_server: SlackServer, mail: Catcher
 ) -> None:
     env = environment(tmp_path, slack_server, mail)
     await replay_examples(env)
     code, out, err = await turncheck(
         env,
-        "failing",
-        "--check",
+        "failures",
         "grounded",
         "--agent",
         "support-bot",
@@ -190,6 +189,10 @@ async def test_failing_lists_the_turns_an_alert_points_to(
     rows = json.loads(out)
     assert len(rows) == 6 and {r["verdict"] for r in rows} == {"failed"}
     assert {r["check"] for r in rows} == {"grounded"}
+    code, out, _ = await turncheck(
+        env, "failures", "grounded", "--since", "3650d", "--until", "3649d", "--json"
+    )
+    assert code == 0 and json.loads(out) == []  # all were stored after that
 
 
 async def test_run_refuses_a_check_naming_a_channel_not_configured_before_any_service(

@@ -27,7 +27,13 @@ class Queries:
         return [StoredResult.from_row(row) for row in rows]
 
     async def not_passed(
-        self, check: str, *, agent: str | None, since: datetime, limit: int
+        self,
+        check: str,
+        *,
+        agent: str | None,
+        since: datetime,
+        limit: int,
+        until: datetime | None = None,
     ) -> list[StoredResult]:
         """A check's results that did not pass, newest first: the turns an alert points to."""
         r = check_results.c
@@ -39,6 +45,8 @@ class Queries:
         )
         if agent is not None:
             query = query.where(r.agent_id == agent)
+        if until is not None:
+            query = query.where(r.checked_at < until)
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [StoredResult.from_row(row) for row in rows]
