@@ -133,6 +133,35 @@ class Settings(BaseSettings):
         default=None, description="The HTTP API's public address, for links in alerts."
     )
 
+    # The HTTP API (`turncheck serve`, or inside `turncheck run` with api_in_run).
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8080, ge=0, le=65_535)
+    api_token: SecretStr | None = Field(
+        default=None, description="Bearer token every endpoint but health requires."
+    )
+    api_in_run: bool = Field(default=False, description="Serve the API inside `turncheck run`.")
+
+    # Retention and erasure.
+    purge_interval_s: float = Field(default=3600.0, ge=1, description="How often expired rows go.")
+    purge_chunk_rows: int = Field(
+        default=1000, ge=1, le=100_000, description="Rows one purge transaction deletes."
+    )
+    topic_erasure: str = Field(
+        default="turncheck.erasure", description="Erasure requests: {person_id, requested_at}."
+    )
+    erasure_key: SecretStr | None = Field(
+        default=None,
+        description="Key of the erasure ledger's hash of person ids; required to erase.",
+    )
+
+    # Webhooks for response.check_failed.
+    webhooks: str | None = Field(
+        default=None, description="Webhook endpoints: inline JSON, or a YAML/JSON file."
+    )
+    webhook_allow_private: bool = Field(
+        default=False, description="Allow webhook URLs on private, loopback or link-local hosts."
+    )
+
     @field_validator("checks", "alert_mail_to", "alert_channels", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:

@@ -179,3 +179,13 @@ alert_deliveries = Table(
     Column("sent_at", UTCDateTime, nullable=True),
     Index("ix_alert_deliveries_status", "status"),
 )
+
+# Who was erased, as a keyed hash of the person id (never the id): the consumer drops
+# their turns, so a replay or a late redelivery never brings their results back.
+erasures = Table(
+    "erasures",
+    metadata,
+    Column("person_key", String(64), primary_key=True),
+    Column("requested_at", UTCDateTime, nullable=False),
+    Column("erased_at", UTCDateTime, nullable=False),
+)

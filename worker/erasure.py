@@ -1,0 +1,107 @@
+"""Erasure by person: delete what is stored of a person and keep them out for good.
+
+``Eraser.erase`` deletes the person's results, pending judgements and unsent events in
+one transaction and writes the ledger row first, a keyed hash of the person id (never
+the id itself). The pipeline drops the turns of anyone in the ledger, so a replay or a
+late redelivery of their old turns stores nothing. Pass-rate rollups are left as they
+are: anonymous counts per check and hour, with no person in them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, select
+
+from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.store.database import Database
+from turncheck.worker.store.tables import check_results, erasures, judge_pending, outbox
+
+
+@dataclass(frozen=True, slots=True)
+class ErasureReceipt:
+    """What an erasure deleted, and when: returned by the CLI, the API and the log."""
+
+    person_key: str
+    """The keyed hash the ledger holds; never the person id."""
+    requested_at: datetime
+    erased_at: datetime
+    results: int
+    pending_judgements: int
+    events: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "person_key": self.person_key,
+            "requested_at": self.requested_at.isoformat(),
+            "erased_at": self.erased_at.isoformat(),
+            "deleted": {
+                "results": self.results,
+                "pending_judgements": self.pending_judgements,
+                "events": self.events,
+            },
+        }
+
+
+def person_key(key: bytes, person_id: str) -> str:
+    """HMAC-SHA256 of the person id: equal ids match, and without the key no id can be
+    found again by hashing candidates."""
+    return hmac.new(key, person_id.encode(), hashlib.sha256).hexdigest()
+
+
+class Eraser:
+    def __init__(self, database: Database, key: bytes) -> None:
+        if not key:
+            raise ConfigurationError("TURNCHECK_ERASURE_KEY is not set: erasure needs it")
+        self.database = database
+        self.key = key
+
+    def person_key(self, person_id: str) -> str:
+        return person_key(self.key, person_id)
+
+    async def erase(
+        self, person_id: str, *, requested_at: datetime, now: datetime
+    ) -> ErasureReceipt:
+        """Idempotent: erasing twice deletes nothing more and keeps the first ledger row."""
+        key = self.person_key(person_id)
+        r, p, o = check_results.c, judge_pending.c, outbox.c
+        async with self.database.transaction() as conn:
+            await conn.execute(
+                self.database.insert(erasures)
+                .values(person_key=key, requested_at=requested_at, erased_at=now)
+                .on_conflict_do_nothing(index_elements=["person_key"])
+            )
+            turns = (
+                select(r.turn_id)
+                .where(r.person_id == person_id)
+                .union(select(p.turn_id).where(p.person_id == person_id))
+            )
+            turn_ids = [row[0] for row in await conn.execute(turns)]
+            events = 0
+            for start in range(0, len(turn_ids), 500):
+                chunk = turn_ids[start : start + 500]
+                unsent = delete(outbox).where(o.key.in_(chunk), o.sent_at.is_(None))
+                events += (await conn.execute(unsent)).rowcount
+            results = await conn.execute(delete(check_results).where(r.person_id == person_id))
+            pending = await conn.execute(delete(judge_pending).where(p.person_id == person_id))
+        return ErasureReceipt(
+            person_key=key,
+            requested_at=requested_at,
+            erased_at=now,
+            results=results.rowcount,
+            pending_judgements=pending.rowcount,
+            events=events,
+        )
+
+    async def erased(self, person_ids: Iterable[str]) -> set[str]:
+        """Which of these person ids are in the ledger."""
+        by_key = {self.person_key(pid): pid for pid in set(person_ids)}
+        if not by_key:
+            return set()
+        query = select(erasures.c.person_key).where(erasures.c.person_key.in_(list(by_key)))
+        async with self.database.transaction() as conn:
+            return {by_key[key] for (key,) in await conn.execute(query)}
