@@ -1,4 +1,4 @@
-"""When alerts run inside ``turncheck run``: an APScheduler on the worker's event loop.
+"""When alerts run inside ``turncheck run``: jobs on the worker's APScheduler.
 
 Evaluation every ``TURNCHECK_ALERT_INTERVAL_S`` (then whatever is due is sent), pending
 sends as often as a retry may come due, and the digest at ``TURNCHECK_ALERT_DIGEST_HOUR``
@@ -27,13 +27,15 @@ log = logging.getLogger(__name__)
 
 
 def guarded(name: str, job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
+    """The job, with its failures logged: it runs again at its next time."""
+
     async def run() -> None:
         try:
             await job()
         except StoreUnavailable as exc:
-            log.warning("alerts %s skipped: database unavailable error=%s", name, exc)
+            log.warning("%s skipped: database unavailable error=%s", name, exc)
         except Exception:
-            log.exception("alerts %s failed", name)
+            log.exception("%s failed", name)
 
     return run
 
@@ -47,23 +49,21 @@ async def probe_slack(settings: Settings) -> None:
         log.warning("alerts slack not reachable reason=%s; alerts wait and retry", exc.reason)
 
 
-def alert_scheduler(alerter: Alerter, settings: Settings) -> AsyncIOScheduler:
-    """A scheduler to ``start()`` on a running event loop and ``shutdown()`` at the end."""
+def add_alert_jobs(scheduler: AsyncIOScheduler, alerter: Alerter, settings: Settings) -> None:
     zone = ZoneInfo(settings.alert_timezone)
     interval_s = settings.alert_interval_s
     deliver_every_s = min(settings.alert_interval_s, settings.alert_retry_first_s)
     digest_hour = settings.alert_digest_hour
-    scheduler = AsyncIOScheduler(timezone=zone)
     common = {"max_instances": 1, "coalesce": True}
     scheduler.add_job(
-        guarded("evaluation", alerter.scheduled_round),
+        guarded("alerts evaluation", alerter.scheduled_round),
         IntervalTrigger(seconds=interval_s, timezone=zone),
         next_run_time=datetime.now(zone),
         id="alerts-evaluate",
         **common,
     )
     scheduler.add_job(
-        guarded("delivery", alerter.deliver),
+        guarded("alerts delivery", alerter.deliver),
         IntervalTrigger(seconds=deliver_every_s, timezone=zone),
         id="alerts-deliver",
         **common,
@@ -72,10 +72,9 @@ def alert_scheduler(alerter: Alerter, settings: Settings) -> AsyncIOScheduler:
         scheduler.add_job(probe_slack, args=[settings], id="alerts-probe-slack")
     if digest_hour is not None:
         scheduler.add_job(
-            guarded("digest", alerter.digest_round),
+            guarded("alerts digest", alerter.digest_round),
             CronTrigger(hour=digest_hour, timezone=zone),
             id="alerts-digest",
             misfire_grace_time=3600,
             **common,
         )
-    return scheduler

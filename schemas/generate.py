@@ -6,6 +6,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from turncheck.schemas.checkfile import CheckFile
+from turncheck.schemas.erasure import ErasureRequest
 from turncheck.schemas.event import CheckFailedEvent
 from turncheck.schemas.turn import Turn
 
@@ -15,6 +16,7 @@ FILES: dict[str, type[BaseModel]] = {
     "turn.stored.v1.schema.json": Turn,
     "response.check_failed.v1.schema.json": CheckFailedEvent,
     "checks.v1.schema.json": CheckFile,
+    "turncheck.erasure.v1.schema.json": ErasureRequest,
 }
 
 

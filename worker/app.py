@@ -10,21 +10,22 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
-from turncheck.alerts.schedule import alert_scheduler
 from turncheck.alerts.setup import build_alerter, check_alert_settings
 from turncheck.worker.checks import CheckSet, load_checks
-from turncheck.worker.consumer import KafkaDeadLetter, subscribe
+from turncheck.worker.consumer import KafkaDeadLetter, subscribe, subscribe_erasures
+from turncheck.worker.erasure import Eraser
 from turncheck.worker.evaluate import warm_up
 from turncheck.worker.judge.config import load_judges
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.outbox import OutboxPolicy, Send, drain, run_outbox
 from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
+from turncheck.worker.purge import Purger, outbox_purge
 from turncheck.worker.replay import ReplayTotals, replay_file
+from turncheck.worker.schedule import worker_scheduler
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 
@@ -74,6 +75,26 @@ def build_pipeline(
         retention=settings.retention,
         retry=RetryPolicy(max_s=settings.store_retry_max_s, attempts=settings.store_attempts),
         judging=judging,
+        ledger=eraser_for(settings, store),
+    )
+
+
+def eraser_for(settings: Settings, store: Store) -> Eraser | None:
+    """Erasure and its ledger need the key of the ledger's hash; without it, both are off."""
+    if settings.erasure_key is None:
+        return None
+    return Eraser(store.database, settings.erasure_key.get_secret_value().encode())
+
+
+def purger_for(settings: Settings, store: Store) -> Purger:
+    events = outbox_purge(
+        store.outbox.purge_sent, settings.outbox_keep_sent_s, settings.purge_chunk_rows
+    )
+    return Purger(
+        store.database,
+        chunk_rows=settings.purge_chunk_rows,
+        purge_events=events,
+        eraser=eraser_for(settings, store),
     )
 
 
@@ -166,12 +187,22 @@ def build_worker(
         group_instance_id=settings.instance_id,
         session_timeout_ms=settings.session_timeout_ms,
     )
+    eraser = eraser_for(settings, store)
+    if eraser is not None:
+        subscribe_erasures(
+            broker,
+            eraser,
+            dead_letter,
+            clock,
+            topic=settings.topic_erasure,
+            group_id=f"{settings.group_id}.erasure",
+        )
     alerter = build_alerter(settings, checks, store.database, clock)
+    scheduler = worker_scheduler(settings, purger_for(settings, store), alerter, clock)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     publishing = outbox_policy(settings)
     tasks: list[asyncio.Task[None]] = []
-    schedulers: list[AsyncIOScheduler] = []
 
     @app.after_startup
     async def start_outbox() -> None:
@@ -189,17 +220,15 @@ def build_worker(
         )
         tasks.append(asyncio.create_task(sender))
         log.info(check_alert_settings(settings, checks))
-        if alerter is not None:
-            scheduler = alert_scheduler(alerter, settings)
-            scheduler.start()
-            schedulers.append(scheduler)
+        if eraser is None:
+            log.warning("erasure off: TURNCHECK_ERASURE_KEY is not set; requests wait on the topic")
+        scheduler.start()
 
     @app.on_shutdown
     async def finish() -> None:
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
-        for scheduler in schedulers:
-            scheduler.shutdown()  # cancels a round in progress; what it held is retried
+        scheduler.shutdown()  # cancels a round in progress; what it held is done again
         await consumer.stop()
         await dead_letter.stop()
         await settle_judging(judging, client, settings.shutdown_timeout_s)

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from turncheck.alerts import cli as alerts_cli
 from turncheck.alerts.setup import check_alert_settings
-from turncheck.worker import cli_read, exits, startup
+from turncheck.worker import cli_read, cli_retention, exits, startup
 from turncheck.worker.app import build_worker, judge_client, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
@@ -187,6 +187,8 @@ async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeCl
 app.command()(cli_read.results)
 app.command("pass-rates")(cli_read.pass_rates)
 app.command()(cli_read.failures)
+app.command()(cli_retention.purge)
+app.command()(cli_retention.erase)
 
 
 def main() -> None:

@@ -22,7 +22,9 @@ from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
 
 from turncheck.worker.backoff import Backoff
-from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected
+from turncheck.worker.erasure import Eraser, decode_request
+from turncheck.worker.errors import InvalidErasureRequest
+from turncheck.worker.pipeline import Clock, DeadLetter, Pipeline, RawMessage, Rejected
 
 log = logging.getLogger(__name__)
 
@@ -35,18 +37,19 @@ async def _raw_bodies(message: Any, original: Any = None) -> Any:
     return message.body
 
 
+def raw_message(record: Any) -> RawMessage:
+    return RawMessage(
+        value=record.value,
+        key=record.key,
+        topic=record.topic,
+        partition=record.partition,
+        offset=record.offset,
+    )
+
+
 def raw_messages(records: Sequence[Any]) -> list[RawMessage]:
     """The records as they came; a tombstone keeps its null value."""
-    return [
-        RawMessage(
-            value=record.value,
-            key=record.key,
-            topic=record.topic,
-            partition=record.partition,
-            offset=record.offset,
-        )
-        for record in records
-    ]
+    return [raw_message(record) for record in records]
 
 
 class KafkaDeadLetter:
@@ -153,5 +156,61 @@ def subscribe(
             await msg.nack()
             raise
         backoff.reset()
+
+    return subscriber
+
+
+def subscribe_erasures(
+    broker: KafkaBroker,
+    eraser: Eraser,
+    dead_letter: DeadLetter,
+    clock: Clock,
+    *,
+    topic: str,
+    group_id: str,
+) -> Any:
+    """Register the subscriber of erasure requests: each is erased, then committed; a
+    message that is not a request is dead-lettered with its reason; an erasure the
+    database cannot make now is delivered again after a growing pause."""
+    subscriber = broker.subscriber(
+        topic,
+        decoder=_raw_bodies,
+        group_id=group_id,
+        auto_offset_reset="earliest",
+        ack_policy=AckPolicy.MANUAL,
+    )
+    backoff = Backoff(0.5, 30.0)
+
+    @subscriber
+    async def handle_erasure(_body: bytes, msg: KafkaMessage) -> None:
+        message = raw_message(msg.raw_message)
+        try:
+            request = decode_request(message.value)
+        except InvalidErasureRequest as exc:
+            await dead_letter([Rejected(message, exc.reason)])
+            await msg.ack()
+            return
+        try:
+            receipt = await eraser.erase(
+                request.person_id, requested_at=request.requested_at, now=clock()
+            )
+        except Exception as exc:
+            delay_s = backoff.take()
+            log.error(
+                "erasure failed, delivered again error=%s retry_in_s=%.1f",
+                type(exc).__name__,
+                delay_s,
+            )
+            await asyncio.sleep(delay_s)
+            await msg.nack()
+            return
+        backoff.reset()
+        log.info(
+            "person erased results=%d pending_judgements=%d events=%d",
+            receipt.results,
+            receipt.pending_judgements,
+            receipt.events,
+        )
+        await msg.ack()
 
     return subscriber

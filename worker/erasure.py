@@ -15,9 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from pydantic import ValidationError
 from sqlalchemy import delete, select
 
-from turncheck.worker.errors import ConfigurationError
+from turncheck.schemas.erasure import ErasureRequest
+from turncheck.worker.errors import ConfigurationError, InvalidErasureRequest
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.tables import check_results, erasures, judge_pending, outbox
 
@@ -100,8 +102,26 @@ class Eraser:
     async def erased(self, person_ids: Iterable[str]) -> set[str]:
         """Which of these person ids are in the ledger."""
         by_key = {self.person_key(pid): pid for pid in set(person_ids)}
-        if not by_key:
-            return set()
-        query = select(erasures.c.person_key).where(erasures.c.person_key.in_(list(by_key)))
+        keys = list(by_key)
+        found: set[str] = set()
         async with self.database.transaction() as conn:
-            return {by_key[key] for (key,) in await conn.execute(query)}
+            for start in range(0, len(keys), 500):
+                column = erasures.c.person_key
+                query = select(column).where(column.in_(keys[start : start + 500]))
+                found |= {by_key[key] for (key,) in await conn.execute(query)}
+        return found
+
+
+def decode_request(value: bytes | None) -> ErasureRequest:
+    """An erasure request from a message; ``InvalidErasureRequest`` names what is wrong,
+    never a value (a person id is personal data)."""
+    if value is None:
+        raise InvalidErasureRequest("a tombstone is not an erasure request")
+    try:
+        return ErasureRequest.model_validate_json(value)
+    except ValidationError as exc:
+        error = exc.errors(include_input=False, include_url=False)[0]
+        if error["type"] == "json_invalid":
+            raise InvalidErasureRequest("not valid JSON") from None
+        where = ".".join(str(part) for part in error["loc"]) or "request"
+        raise InvalidErasureRequest(f"{where}: {error['msg']}") from None

@@ -6,6 +6,7 @@
     │   ├── JudgeConfigError        TURNCHECK_JUDGES is wrong
     │   └── PromptError             a judged check's template cannot be built
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
+    │   └── InvalidErasureRequest   nor a valid erasure request: dead-lettered too
     ├── ServiceUnavailable      the database or the broker does not answer at start; exit 3
     ├── StoreUnavailable        the database is out of reach: consuming pauses, nothing committed
     ├── JudgeError              the judge gave no usable answer: the result is errored
@@ -71,6 +72,10 @@ class InvalidTurn(TurncheckError):
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
+
+
+class InvalidErasureRequest(InvalidTurn):
+    """A message on the erasure topic that is not ``{person_id, requested_at}``."""
 
 
 class ServiceUnavailable(TurncheckError):

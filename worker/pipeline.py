@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from turncheck.worker.backoff import Backoff
 from turncheck.worker.checks import CheckSet, Verdict
@@ -34,6 +34,7 @@ from turncheck.worker.records import SaveReport, TurnRef, TurnResults
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 Commit = Callable[[], Awaitable[None]]
 Clock = Callable[[], datetime]
 
@@ -62,6 +63,8 @@ class BatchReport:
     new_results: int
     not_passed: int
     judging: int = 0
+    erased: int = 0
+    """Turns of erased persons, dropped unstored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,12 @@ class ResultStore(Protocol):
 
 
 DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
+
+
+class Ledger(Protocol):
+    async def erased(self, person_ids: Iterable[str]) -> set[str]:
+        """Which of these persons were erased: their turns are dropped, not stored."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +124,7 @@ class Pipeline:
     retention: timedelta
     retry: RetryPolicy = RetryPolicy()
     judging: Judging | None = None
+    ledger: Ledger | None = None
 
     async def handle_batch(self, messages: Sequence[RawMessage], commit: Commit) -> BatchReport:
         """Process a batch; ``commit`` is called only after its results are stored and its
@@ -126,6 +136,7 @@ class Pipeline:
         # Checks are CPU work that can take a while on a large batch: off the event
         # loop, so heartbeats, the outbox and the judge keep running meanwhile.
         checked = await asyncio.to_thread(self.check_all, messages)
+        erased = await self._drop_erased(checked)
         saved, stored, refused = await self._store(checked.items)
         rejected = checked.rejected + refused
         if rejected:
@@ -142,17 +153,38 @@ class Pipeline:
             new_results=saved.new_results,
             not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
             judging=len(judging),
+            erased=erased,
         )
         log.info(
-            "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d judging=%d",
+            "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d judging=%d "
+            "erased=%d",
             report.turns,
             report.rejected,
             report.results,
             report.new_results,
             report.not_passed,
             report.judging,
+            report.erased,
         )
         return report
+
+    async def _drop_erased(self, checked: CheckedBatch) -> int:
+        """Leave out the turns of persons in the erasure ledger (and their judgements), so
+        a replay or a late redelivery never brings an erased person's results back."""
+        ledger = self.ledger
+        persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
+        if ledger is None or not persons:
+            return 0
+        erased = await self._through_outages(lambda: ledger.erased(persons))
+        if not erased:
+            return 0
+        kept = [(m, item) for m, item in checked.items if item.turn.person_id not in erased]
+        dropped = {item.turn.turn_id for _, item in checked.items} - {
+            item.turn.turn_id for _, item in kept
+        }
+        checked.items = kept
+        checked.jobs = [job for job in checked.jobs if job.turn.turn_id not in dropped]
+        return len(dropped)
 
     def check_all(self, messages: Sequence[RawMessage]) -> CheckedBatch:
         """Pure CPU work: decode, apply the rule checks, plan the judgements."""
@@ -245,10 +277,13 @@ class Pipeline:
         return SaveReport(new_results, frozenset(pending)), stored, refused
 
     async def _save_through_outages(self, batch: list[TurnResults]) -> SaveReport:
+        return await self._through_outages(lambda: self.store.save(batch, self.clock()))
+
+    async def _through_outages(self, step: Callable[[], Awaitable[T]]) -> T:
         backoff = self.retry.backoff()
         while True:
             try:
-                return await self.store.save(batch, self.clock())
+                return await step()
             except StoreUnavailable as exc:
                 delay_s = backoff.take()
                 log.warning("store unavailable error=%s retry_in_s=%.1f", exc, delay_s)

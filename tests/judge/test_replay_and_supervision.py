@@ -70,6 +70,10 @@ async def test_a_judge_worker_that_fails_is_restarted_and_judges_the_next_turns(
             deadline_s=5,
         ).jobs
     ]
+    # As the pipeline does: the pending judgements are stored before the runner gets them.
+    await store.writer.save(
+        [TurnResults(job.turn, [], timedelta(days=30), [job.pending]) for job in jobs], FIXED_NOW
+    )
     runner.start()
     with caplog.at_level(logging.ERROR):
         runner.submit(jobs)

@@ -80,16 +80,20 @@ class ResultWriter:
     async def save_judged(
         self, turn: TurnRef, result: CheckResult, expires_at: datetime, now: datetime
     ) -> bool:
-        """Store a judged result and drop its pending judgement; False if already stored."""
+        """Store a judged result in place of its pending judgement; False if already stored,
+        or if the judgement is no longer pending: another worker settled it, or the person
+        was erased meanwhile, and the result must not come back."""
         async with self.database.transaction() as conn:
-            new = await self._write_results(conn, [(turn, result, expires_at)], now)
-            await conn.execute(
+            claimed = await conn.execute(
                 delete(judge_pending).where(
                     judge_pending.c.turn_id == turn.turn_id,
                     judge_pending.c.check_name == result.check.name,
                     judge_pending.c.check_version == result.check.version,
                 )
             )
+            if not claimed.rowcount:
+                return False
+            new = await self._write_results(conn, [(turn, result, expires_at)], now)
         return new == 1
 
     async def overdue_judgements(

@@ -1,0 +1,94 @@
+"""Erasure requests on their topic, on the in-memory broker and on real Kafka: the
+person's results go, and their old turns delivered again store nothing."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import fresh_store, service
+from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
+from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
+from tests.kafka.test_worker_contract import stored_turns, wait_for
+from turncheck.worker.app import build_worker
+from turncheck.worker.erasure import Eraser
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import Store
+
+KEY = "test-erasure-key"
+
+
+@pytest.fixture(params=["memory", pytest.param("real", marks=pytest.mark.kafka)])
+def backend(request: pytest.FixtureRequest) -> Backend:
+    if request.param == "memory":
+        return MemoryBackend()
+    return RealBackend(service("TURNCHECK_TEST_KAFKA_BOOTSTRAP"))
+
+
+def settings_for(backend: Backend, tmp_path: Path, database_url: str) -> Settings:
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(BANNED_WORDS_CHECKS)
+    return Settings(
+        kafka_bootstrap=backend.bootstrap,
+        database_url=database_url,
+        checks=[checks],
+        outbox_interval_s=0.05,
+        batch_timeout_ms=50,
+        shutdown_timeout_s=5,
+        erasure_key=KEY,
+        topic_erasure=f"erasure-{uuid.uuid4().hex[:10]}",
+        **topic_names(),
+    )
+
+
+def turns_of(person: str, *turn_ids: str) -> list[tuple[bytes, bytes | None]]:
+    return [(t.encode(), turn_bytes(t, "Ask HelpCo.", person_id=person)) for t in turn_ids]
+
+
+def erasure_request(person: str) -> bytes:
+    return json.dumps({"person_id": person, "requested_at": "2026-12-01T10:00:00Z"}).encode()
+
+
+async def results_of(store: Store, *turn_ids: str) -> int:
+    return sum([len(await store.queries.results_for_turn(t)) for t in turn_ids])
+
+
+async def test_an_erased_person_s_old_turns_delivered_again_store_nothing(
+    backend: Backend, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = (
+        f"sqlite+aiosqlite:///{tmp_path}/t.db"
+        if isinstance(backend, MemoryBackend)
+        else request.getfixturevalue("run_database_url")
+    )
+    s = settings_for(backend, tmp_path, url)
+    await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq, s.topic_erasure)
+    store = await fresh_store(s.database_url, s.topic_events)
+    app = build_worker(s, store=await fresh_store(s.database_url, s.topic_events))
+    async with backend.running(app, [s.topic_dlq]):
+        await backend.produce(
+            s.topic_turns, turns_of("alice", "a-1", "a-2") + turns_of("bob", "b-1")
+        )
+        await wait_for(lambda: stored_turns(store, "a-1", "a-2", "b-1"))
+        await backend.produce(
+            s.topic_erasure, [(b"alice", erasure_request("alice")), (b"bad", b"{oops")]
+        )
+
+        async def alice_gone() -> bool:
+            return await results_of(store, "a-1", "a-2") == 0
+
+        await wait_for(alice_gone)
+        [dead] = await backend.read(s.topic_dlq, 1)
+        assert dead.key == b"bad" and dead.headers["turncheck-reason"] == b"not valid JSON"
+        # A replay or a late redelivery of alice's old turns, and a new turn of bob's.
+        await backend.produce(
+            s.topic_turns, turns_of("alice", "a-1", "a-2") + turns_of("bob", "b-2")
+        )
+        await wait_for(lambda: stored_turns(store, "b-2"))
+    assert await results_of(store, "a-1", "a-2") == 0
+    assert await results_of(store, "b-1", "b-2") == 4
+    assert await Eraser(store.database, KEY.encode()).erased(["alice", "bob"]) == {"alice"}
+    await store.close()

@@ -1,0 +1,99 @@
+"""The commands that delete: the retention purge, and erasure by person. ``worker/cli.py``
+registers them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from turncheck.worker import startup
+from turncheck.worker.app import eraser_for, open_store, purger_for, utc_now
+from turncheck.worker.erasure import ErasureReceipt
+from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.preflight import database_errors
+from turncheck.worker.purge import PurgeReport
+
+err = Console(stderr=True)
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def purge(as_json: JsonOption = False) -> None:
+    """Delete expired results and pending judgements, and sent events past their keep.
+
+    `turncheck run` does this every TURNCHECK_PURGE_INTERVAL_S; pass-rate counts stay.
+    """
+    settings = startup.settings()
+    startup.reach(settings)
+    startup.embedded_schema(settings)
+
+    async def work() -> PurgeReport:
+        store = open_store(settings)
+        try:
+            return await purger_for(settings, store).purge(utc_now())
+        finally:
+            await store.close()
+
+    with database_errors(settings.database_url):
+        report = asyncio.run(work())
+    if as_json:
+        print(json.dumps(report.as_dict()))
+    else:
+        err.print(
+            f"purged {report.results} results, {report.pending_judgements} pending "
+            f"judgements, {report.events} sent events ({report.swept} swept after erasures) "
+            f"in {report.chunks} transactions, the longest {report.longest_chunk_s * 1000:.0f} ms",
+            highlight=False,
+        )
+
+
+def erase(
+    person_id: Annotated[str, typer.Argument(help="The turns' person_id.")],
+    requested_at: Annotated[
+        str | None, typer.Option(help="When the person asked (ISO time); default: now.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete a person's results, pending judgements and unsent events, and keep their
+    turns out from now on (the ledger keeps a keyed hash, never the id)."""
+    settings = startup.settings()
+    now = utc_now()
+    asked = _moment(requested_at) if requested_at else now
+    if settings.erasure_key is None:
+        raise ConfigurationError("TURNCHECK_ERASURE_KEY is not set: erasure needs it")
+    startup.reach(settings)
+    startup.embedded_schema(settings)
+
+    async def work() -> ErasureReceipt:
+        store = open_store(settings)
+        try:
+            eraser = eraser_for(settings, store)
+            assert eraser is not None  # the key was checked above
+            return await eraser.erase(person_id, requested_at=asked, now=now)
+        finally:
+            await store.close()
+
+    with database_errors(settings.database_url):
+        receipt = asyncio.run(work())
+    if as_json:
+        print(json.dumps(receipt.as_dict()))
+    else:
+        err.print(
+            f"erased: {receipt.results} results, {receipt.pending_judgements} pending "
+            f"judgements, {receipt.events} unsent events; ledger {receipt.person_key[:12]}…",
+            highlight=False,
+        )
+
+
+def _moment(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ConfigurationError(f"invalid --requested-at {text!r}: use an ISO time") from None
+    if moment.tzinfo is None:
+        raise ConfigurationError(f"invalid --requested-at {text!r}: give its time zone")
+    return moment
