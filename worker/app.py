@@ -27,6 +27,7 @@ from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
 from turncheck.worker.replay import ReplayTotals, replay_file
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
+from turncheck.worker.webhooks.setup import serve_webhooks, webhook_endpoints
 
 log = logging.getLogger(__name__)
 # FastStream's default loggers have coloured handlers of their own (one on stdout) and do
@@ -167,6 +168,7 @@ def build_worker(
         session_timeout_ms=settings.session_timeout_ms,
     )
     alerter = build_alerter(settings, checks, store.database, clock)
+    webhooks = webhook_endpoints(settings)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     publishing = outbox_policy(settings)
@@ -188,6 +190,9 @@ def build_worker(
             store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
         )
         tasks.append(asyncio.create_task(sender))
+        if webhooks:
+            hooks = serve_webhooks(settings, webhooks, store.database, clock, stop)
+            tasks.append(asyncio.create_task(hooks))
         log.info(check_alert_settings(settings, checks))
         if alerter is not None:
             scheduler = alert_scheduler(alerter, settings)

@@ -22,6 +22,7 @@ from turncheck.worker.app import build_worker, judge_client, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.settings import Settings
+from turncheck.worker.webhooks import cli as webhooks_cli
 
 app = typer.Typer(
     help="Hold every stored turn of a chat agent to its checks, after the fact.",
@@ -34,6 +35,7 @@ app = typer.Typer(
 )
 err = Console(stderr=True)
 app.add_typer(alerts_cli.app, name="alerts")
+app.add_typer(webhooks_cli.app, name="webhooks")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
