@@ -28,6 +28,7 @@ from turncheck.worker.replay import ReplayTotals, replay_file
 from turncheck.worker.schedule import worker_scheduler
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
+from turncheck.worker.webhooks.setup import serve_webhooks, webhook_endpoints
 
 log = logging.getLogger(__name__)
 # FastStream's default loggers have coloured handlers of their own (one on stdout) and do
@@ -199,6 +200,7 @@ def build_worker(
         )
     alerter = build_alerter(settings, checks, store.database, clock)
     scheduler = worker_scheduler(settings, purger_for(settings, store), alerter, clock)
+    webhooks = webhook_endpoints(settings)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     publishing = outbox_policy(settings)
@@ -219,6 +221,9 @@ def build_worker(
             store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
         )
         tasks.append(asyncio.create_task(sender))
+        if webhooks:
+            hooks = serve_webhooks(settings, webhooks, store.database, clock, stop)
+            tasks.append(asyncio.create_task(hooks))
         log.info(check_alert_settings(settings, checks))
         if eraser is None:
             log.warning("erasure off: TURNCHECK_ERASURE_KEY is not set; requests wait on the topic")

@@ -22,6 +22,8 @@ from turncheck.worker.app import build_worker, judge_client, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.settings import Settings
+from turncheck.worker.webhooks import cli as webhooks_cli
+from turncheck.worker.webhooks.setup import webhook_endpoints
 
 app = typer.Typer(
     help="Hold every stored turn of a chat agent to its checks, after the fact.",
@@ -34,6 +36,7 @@ app = typer.Typer(
 )
 err = Console(stderr=True)
 app.add_typer(alerts_cli.app, name="alerts")
+app.add_typer(webhooks_cli.app, name="webhooks")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
@@ -80,6 +83,7 @@ def run() -> None:
     judge_client(settings)  # refuse bad judge settings at start, not on the first turn
     if settings.kafka_bootstrap:
         check_alert_settings(settings, checks)  # alerts run with the Kafka worker only
+        webhook_endpoints(settings)  # so do webhooks
     if not settings.kafka_bootstrap:
         startup.require_readable(settings.turns_file)
     startup.reach(settings, broker=True)

@@ -4,6 +4,7 @@
     ├── ConfigurationError      a setting, an argument or a file is wrong: refused at start, exit 2
     │   ├── CheckDefinitionError    a check file is wrong (file, line, check, field)
     │   ├── JudgeConfigError        TURNCHECK_JUDGES is wrong
+    │   ├── WebhookConfigError      TURNCHECK_WEBHOOKS is wrong (names the endpoint and field)
     │   └── PromptError             a judged check's template cannot be built
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
     │   └── InvalidErasureRequest   nor a valid erasure request: dead-lettered too
@@ -55,6 +56,10 @@ class CheckDefinitionError(ConfigurationError):
 
 
 class JudgeConfigError(ConfigurationError):
+    pass
+
+
+class WebhookConfigError(ConfigurationError):
     pass
 
 

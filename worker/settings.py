@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -161,6 +162,21 @@ class Settings(BaseSettings):
     webhook_allow_private: bool = Field(
         default=False, description="Allow webhook URLs on private, loopback or link-local hosts."
     )
+    webhook_interval_s: float = Field(
+        default=1.0, gt=0, description="How often each replica looks for webhook events to send."
+    )
+    webhook_batch_max_events: int = Field(
+        default=100, ge=1, le=10_000, description="Events one endpoint is sent per round."
+    )
+    webhook_timeout_s: float = Field(default=10.0, gt=0, description="One webhook request.")
+    webhook_lease_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="How long one replica holds an endpoint; past it, another may send to it. "
+        "More than twice webhook_timeout_s.",
+    )
+    webhook_retry_first_s: float = Field(default=1.0, gt=0)
+    webhook_retry_max_s: float = Field(default=600.0, gt=0)
 
     @field_validator("checks", "alert_mail_to", "alert_channels", mode="before")
     @classmethod
@@ -190,6 +206,13 @@ class Settings(BaseSettings):
     @property
     def embedded(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+def secret_variable(name: str) -> SecretStr | None:
+    """The environment variable ``name`` as a secret, for files that name where a secret is
+    (``secret_env`` in TURNCHECK_WEBHOOKS) rather than holding it; None when unset or empty."""
+    value = os.environ.get(name, "").strip()
+    return SecretStr(value) if value else None
 
 
 def load_settings() -> Settings:

@@ -35,6 +35,7 @@ from sqlalchemy import (
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.tables import UTCDateTime, outbox
 from turncheck.worker.store.views import PendingEvent
+from turncheck.worker.store.webhooks import undelivered_by_any
 
 _CLAIMED = (outbox.c.id, outbox.c.topic, outbox.c.key, outbox.c.payload, outbox.c.attempts)
 
@@ -153,13 +154,14 @@ class OutboxTable:
                 )
 
     async def purge_sent(self, before: datetime, limit: int) -> int:
-        """Delete up to ``limit`` rows sent before ``before``; return how many went.
+        """Delete up to ``limit`` rows sent before ``before`` that every enabled webhook
+        endpoint has received; return how many went.
 
         Bounded so that one call is one short transaction; call again while it returns ``limit``.
         """
         oldest = (
             select(outbox.c.id)
-            .where(outbox.c.sent_at < before)
+            .where(outbox.c.sent_at < before, ~undelivered_by_any())
             .order_by(outbox.c.sent_at)
             .limit(limit)
         )

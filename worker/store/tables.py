@@ -133,7 +133,13 @@ outbox = Table(
     # Set after a failed send (backoff); null means "as soon as possible".
     Column("next_attempt_at", UTCDateTime, nullable=True),
     Column("last_error", String(100), nullable=True),
+    # The writing transaction's id on PostgreSQL (0 on SQLite, whose one writer commits in
+    # id order): webhooks read rows in (xid, id) order, below every transaction still open,
+    # so a row committed late never lands behind an endpoint's cursor. Migration 0006 sets
+    # the PostgreSQL default, pg_current_xact_id().
+    Column("xid", BigInteger, nullable=False, server_default=text("0")),
     Index("ix_outbox_sent_at", "sent_at"),
+    Index("ix_outbox_xid_id", "xid", "id"),
     # Claims walk the unsent rows oldest first; sent rows (kept a day) stay out of it.
     Index(
         "ix_outbox_unsent",
@@ -188,4 +194,27 @@ erasures = Table(
     Column("person_key", String(64), primary_key=True),
     Column("requested_at", UTCDateTime, nullable=False),
     Column("erased_at", UTCDateTime, nullable=False),
+)
+
+# One row per webhook endpoint (its name from TURNCHECK_WEBHOOKS): how far it has been
+# sent, who is sending to it (a lease), and its backoff or why it is disabled.
+webhook_endpoints = Table(
+    "webhook_endpoints",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    # Of the URL and `enabled`, never the secret: a new digest enables the endpoint again.
+    Column("config_digest", String(16), nullable=False),
+    # The last outbox row delivered, as (outbox.xid, outbox.id).
+    Column("cursor_xid", BigInteger, nullable=False),
+    Column("cursor_id", BigInteger, nullable=False),
+    Column("claimed_by", String(100), nullable=True),
+    Column("claimed_until", UTCDateTime, nullable=True),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("next_attempt_at", UTCDateTime, nullable=True),
+    Column("last_status", Integer, nullable=True),
+    Column("last_error", String(100), nullable=True),
+    Column("last_delivered_at", UTCDateTime, nullable=True),
+    Column("disabled_at", UTCDateTime, nullable=True),
+    Column("disabled_reason", String(100), nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
 )

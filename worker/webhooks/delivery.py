@@ -1,0 +1,165 @@
+"""Deliver outbox events to webhook endpoints, at least once, in order, per endpoint.
+
+A round, for each enabled endpoint at once: claim it (a lease: no two replicas send
+to one endpoint together), read up to ``batch_max_events`` outbox rows after its
+cursor, post them one by one in order and move the cursor after each 2xx. The first
+failure ends the endpoint's round: a 410 disables it; anything else (5xx, 429, other
+4xx, 3xx, a timeout, a refused connection or address) backs off, ``Retry-After``
+first, else full jitter, and the next round starts from the same event. So an event
+is sent again only after a failure, a lost lease, or a crash between the receiver's
+2xx and the cursor's write: receivers de-duplicate on ``webhook-id``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from turncheck.worker.outbox import claimant_id
+from turncheck.worker.store.webhook_admin import Configured, WebhookEndpoints
+from turncheck.worker.store.webhooks import WebhookTable
+from turncheck.worker.webhooks.config import Endpoint
+from turncheck.worker.webhooks.sender import Outcome
+
+log = logging.getLogger(__name__)
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Post(Protocol):
+    async def post(
+        self, endpoint: Endpoint, event_id: str, body: bytes, now: datetime
+    ) -> Outcome: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookPolicy:
+    """``lease_s`` should exceed twice the request timeout: no post starts after half
+    the lease, so every post ends inside it."""
+
+    batch_max_events: int = 100
+    lease_s: float = 120.0
+    retry_first_s: float = 1.0
+    retry_max_s: float = 600.0
+    sync_every_s: float = 60.0
+
+    def retry_delay_s(self, attempts: int, jitter: float, retry_after_s: float | None) -> float:
+        """The wait after the ``attempts + 1``-th failure in a row: the receiver's
+        ``Retry-After`` if it gave one, else full jitter, ``jitter`` (in [0, 1)) times
+        ``first * 2**attempts``; capped at ``retry_max_s`` either way."""
+        if retry_after_s is not None:
+            return min(retry_after_s, self.retry_max_s)
+        return min(self.retry_first_s * 2.0 ** min(attempts, 62), self.retry_max_s) * jitter
+
+
+@dataclass
+class Deliverer:
+    """One replica's webhook sender over the shared tables."""
+
+    endpoints: Sequence[Endpoint]
+    table: WebhookTable
+    admin: WebhookEndpoints
+    sender: Post
+    clock: Clock
+    policy: WebhookPolicy = WebhookPolicy()
+    claimant: str = field(default_factory=claimant_id)
+    jitter: Callable[[], float] = random.random
+
+    async def sync(self) -> None:
+        """Record this replica's endpoints (see ``WebhookEndpoints.sync``)."""
+        configured = [Configured(e.name, e.digest, e.enabled) for e in self.endpoints]
+        await self.admin.sync(configured, self.clock())
+
+    async def deliver_round(self, stop: asyncio.Event | None = None) -> dict[str, int]:
+        """Send one batch to every enabled endpoint this replica may claim now; return
+        the events each acknowledged. Raises only what the store raises."""
+        enabled = [e for e in self.endpoints if e.enabled]
+        counts = await asyncio.gather(*(self.deliver_to(e, stop) for e in enabled))
+        return dict(zip([e.name for e in enabled], counts, strict=True))
+
+    async def deliver_to(self, endpoint: Endpoint, stop: asyncio.Event | None = None) -> int:
+        """Claim ``endpoint``, send it what waits after its cursor, in order, until a
+        failure; return how many events it acknowledged (0 when it was not claimable)."""
+        now = self.clock()
+        lease = timedelta(seconds=self.policy.lease_s)
+        claim = await self.table.claim(endpoint.name, self.claimant, now, now + lease)
+        if claim is None:
+            return 0
+        start_by, sent = now + lease / 2, 0
+        for event in await self.table.events_after(claim.cursor, self.policy.batch_max_events):
+            if (stop is not None and stop.is_set()) or self.clock() >= start_by:
+                break
+            body = event.payload.encode()
+            outcome = await self.sender.post(endpoint, event.event_id, body, self.clock())
+            at = self.clock()
+            if outcome.delivered:
+                assert outcome.status is not None
+                if not await self.table.advance(
+                    endpoint.name, self.claimant, event.position, outcome.status, at
+                ):
+                    log.warning("webhook lease lost endpoint=%s", endpoint.name)
+                    return sent
+                sent += 1
+            elif outcome.gone:
+                await self.table.disable(
+                    endpoint.name, self.claimant, status=410, reason="HTTP 410 Gone", now=at
+                )
+                log.warning("webhook endpoint disabled endpoint=%s status=410", endpoint.name)
+                return sent
+            else:
+                await self._back_off(endpoint, claim.attempts, outcome, at)
+                return sent
+        await self.table.release(endpoint.name, self.claimant)
+        return sent
+
+    async def _back_off(
+        self, endpoint: Endpoint, attempts: int, outcome: Outcome, at: datetime
+    ) -> None:
+        delay_s = self.policy.retry_delay_s(attempts, self.jitter(), outcome.retry_after_s)
+        error = outcome.error or "failed"
+        await self.table.fail(
+            endpoint.name,
+            self.claimant,
+            status=outcome.status,
+            error=error,
+            retry_at=at + timedelta(seconds=delay_s),
+            now=at,
+        )
+        log.warning(
+            "webhook send failed endpoint=%s error=%s attempts=%d retry_in_s=%.1f",
+            endpoint.name,
+            error,
+            attempts + 1,
+            delay_s,
+        )
+
+
+async def run_webhooks(deliverer: Deliverer, interval_s: float, stop: asyncio.Event) -> None:
+    """Every ``interval_s`` until ``stop`` is set, send what waits, round after round while
+    an endpoint takes a full batch; record the configured endpoints every
+    ``policy.sync_every_s``. A failing round is logged and never ends the loop."""
+    loop = asyncio.get_running_loop()
+    sync_at = loop.time()
+    while not stop.is_set():
+        try:
+            if loop.time() >= sync_at:
+                await deliverer.sync()
+                sync_at = loop.time() + deliverer.policy.sync_every_s
+            full = deliverer.policy.batch_max_events
+            while not stop.is_set() and any(
+                n >= full for n in (await deliverer.deliver_round(stop)).values()
+            ):
+                pass
+        except Exception as exc:
+            log.warning("webhook round failed error=%s", type(exc).__name__)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=interval_s)

@@ -1,0 +1,85 @@
+"""Which addresses a webhook may reach (SSRF): only public unicast ones, unless allowed.
+
+A URL's host is checked twice: a literal IP when the configuration is read, and every
+address the name resolves to right before each send. The request then goes to the very
+address that was checked (the URL keeps its name in ``Host`` and, for https, in SNI and
+the certificate check), so a name that resolves elsewhere a moment later (DNS
+rebinding) cannot redirect it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class AddressRefused(Exception):
+    """The host is, or resolves to, an address webhooks may not reach; or it does not
+    resolve. ``reason`` names the kind of address ("loopback"), never the URL."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def refusal(address: IPAddress) -> str | None:
+    """Why ``address`` is not a public unicast address, or None when it is."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return refusal(address.ipv4_mapped)
+    # Order matters: the most telling word first (169.254.169.254 is "link-local").
+    kinds = (
+        ("unspecified", address.is_unspecified),
+        ("loopback", address.is_loopback),
+        ("link-local", address.is_link_local),
+        ("multicast", address.is_multicast),
+        ("reserved", address.is_reserved),
+        ("private", address.is_private),
+        # Shared address space (100.64/10), documentation and benchmarking ranges…
+        ("non-public", not address.is_global),
+    )
+    return next((f"{_article(kind)} {kind} address" for kind, hit in kinds if hit), None)
+
+
+def literal_address(host: str) -> IPAddress | None:
+    """``host`` as an IP address when it is one (IPv6 with or without brackets)."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
+def check_literal(host: str, allow_private: bool) -> None:
+    """Raise ``AddressRefused`` when ``host`` is an IP literal webhooks may not reach."""
+    address = literal_address(host)
+    if address is not None and not allow_private and (why := refusal(address)):
+        raise AddressRefused(why)
+
+
+async def resolve(host: str, port: int, allow_private: bool) -> IPAddress:
+    """The address to connect to: the first ``host`` resolves to, once every one of them
+    is allowed (one private answer among public ones refuses the host)."""
+    address = literal_address(host)
+    if address is not None:
+        addresses = [address]
+    else:
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM
+            )
+        except (OSError, UnicodeError):
+            raise AddressRefused("the host does not resolve") from None
+        addresses = [ipaddress.ip_address(info[4][0]) for info in infos]
+        if not addresses:
+            raise AddressRefused("the host does not resolve")
+    if not allow_private:
+        for candidate in addresses:
+            if why := refusal(candidate):
+                raise AddressRefused(why)
+    return addresses[0]
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
