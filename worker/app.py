@@ -16,6 +16,7 @@ from faststream.kafka import KafkaBroker
 
 from turncheck.alerts.schedule import alert_scheduler
 from turncheck.alerts.setup import build_alerter, check_alert_settings
+from turncheck.worker.api import EmbeddedApi
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.consumer import KafkaDeadLetter, subscribe
 from turncheck.worker.evaluate import warm_up
@@ -167,6 +168,7 @@ def build_worker(
         session_timeout_ms=settings.session_timeout_ms,
     )
     alerter = build_alerter(settings, checks, store.database, clock)
+    api = EmbeddedApi(settings, store, clock) if settings.api_in_run else None
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     publishing = outbox_policy(settings)
@@ -193,11 +195,15 @@ def build_worker(
             scheduler = alert_scheduler(alerter, settings)
             scheduler.start()
             schedulers.append(scheduler)
+        if api is not None:
+            api.start()
 
     @app.on_shutdown
     async def finish() -> None:
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
+        if api is not None:
+            await api.stop()  # the requests in hand finish; the store is still open
         for scheduler in schedulers:
             scheduler.shutdown()  # cancels a round in progress; what it held is retried
         await consumer.stop()

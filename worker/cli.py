@@ -17,7 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from turncheck.alerts import cli as alerts_cli
 from turncheck.alerts.setup import check_alert_settings
-from turncheck.worker import cli_read, exits, startup
+from turncheck.worker import cli_read, cli_serve, exits, startup
+from turncheck.worker.api import check_api_settings
 from turncheck.worker.app import build_worker, judge_client, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
@@ -82,6 +83,8 @@ def run() -> None:
         check_alert_settings(settings, checks)  # alerts run with the Kafka worker only
     if not settings.kafka_bootstrap:
         startup.require_readable(settings.turns_file)
+    if settings.kafka_bootstrap and settings.api_in_run:
+        check_api_settings(settings)
     startup.reach(settings, broker=True)
     startup.embedded_schema(settings)
     if settings.kafka_bootstrap:
@@ -187,6 +190,7 @@ async def _check_lines(settings: Settings, checks: CheckSet, client: HttpJudgeCl
 app.command()(cli_read.results)
 app.command("pass-rates")(cli_read.pass_rates)
 app.command()(cli_read.failures)
+app.command()(cli_serve.serve)
 
 
 def main() -> None:
