@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from turncheck.alerts.notice import Notice, from_json
 from turncheck.alerts.store import AlertStore, Due
+from turncheck.worker import metrics
 from turncheck.worker.errors import DeliveryFailed
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ class Delivery:
             final = retry_at >= due.give_up_at
             await self.store.failed(due, reason, None if final else retry_at)
             report.failed += 1
+            metrics.alert_sent("failed")
             log.warning(
                 "alert send failed kind=%s channel=%s attempts=%d reason=%s%s",
                 due.kind,
@@ -104,4 +106,5 @@ class Delivery:
             return
         await self.store.delivered(due, self.clock())
         report.sent += 1
+        metrics.alert_sent("sent")
         log.info("alert sent kind=%s channel=%s", due.kind, due.channel)

@@ -139,3 +139,25 @@ def test_bad_judge_settings_are_refused_at_start(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "invalid judges" in done.stderr.decode()
+
+
+def test_pass_rates_until_leaves_out_the_hours_after_it(tmp_path: Path) -> None:
+    """Rollups are hourly by the turn's time: --until drops every hour starting at or after it."""
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(BANNED_WORDS_CHECKS)
+    turns = tmp_path / "turns.jsonl"
+    turns.write_bytes(
+        turn_bytes("t-1", "Ask HelpCo.", created_at="2026-11-28T10:00:00Z")
+        + b"\n"
+        + turn_bytes("t-2", created_at="2026-11-29T10:00:00Z")
+        + b"\n"
+    )
+    env = {"TURNCHECK_CHECKS": str(checks)}
+    assert turncheck("replay", str(turns), cwd=tmp_path, **env).returncode == 0
+    window = ("--since", "2026-11-01", "--until", "2026-11-29T00:00Z", "--json")
+    done = turncheck("pass-rates", "--check", "no-competitors", *window, cwd=tmp_path, **env)
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["until"] == "2026-11-29T00:00:00+00:00"
+    [rate] = body["rates"]
+    assert (rate["passed"], rate["failed"]) == (0, 1)

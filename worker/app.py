@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
@@ -29,6 +30,9 @@ from turncheck.worker.schedule import worker_scheduler
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 from turncheck.worker.webhooks.setup import serve_webhooks, webhook_endpoints
+
+if TYPE_CHECKING:
+    from turncheck.worker.api import EmbeddedApi
 
 log = logging.getLogger(__name__)
 # FastStream's default loggers have coloured handlers of their own (one on stdout) and do
@@ -85,6 +89,18 @@ def eraser_for(settings: Settings, store: Store) -> Eraser | None:
     if settings.erasure_key is None:
         return None
     return Eraser(store.database, settings.erasure_key.get_secret_value().encode())
+
+
+def embedded_api(
+    settings: Settings, store: Store, clock: Callable[[], datetime]
+) -> EmbeddedApi | None:
+    """The HTTP API on the worker's loop, when ``api_in_run`` asks for it."""
+    if not settings.api_in_run:
+        return None
+    # Imported here: only a worker that serves the API loads FastAPI and uvicorn.
+    from turncheck.worker.api import EmbeddedApi
+
+    return EmbeddedApi(settings, store, clock)
 
 
 def purger_for(settings: Settings, store: Store) -> Purger:
@@ -201,6 +217,7 @@ def build_worker(
     alerter = build_alerter(settings, checks, store.database, clock)
     scheduler = worker_scheduler(settings, purger_for(settings, store), alerter, clock)
     webhooks = webhook_endpoints(settings)
+    api = embedded_api(settings, store, clock)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
     publishing = outbox_policy(settings)
@@ -228,11 +245,15 @@ def build_worker(
         if eraser is None:
             log.warning("erasure off: TURNCHECK_ERASURE_KEY is not set; requests wait on the topic")
         scheduler.start()
+        if api is not None:
+            api.start()
 
     @app.on_shutdown
     async def finish() -> None:
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
+        if api is not None:
+            await api.stop()  # the requests in hand finish; the store is still open
         scheduler.shutdown()  # cancels a round in progress; what it held is done again
         await consumer.stop()
         await dead_letter.stop()

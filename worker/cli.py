@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from turncheck.alerts import cli as alerts_cli
 from turncheck.alerts.setup import check_alert_settings
-from turncheck.worker import cli_read, cli_retention, exits, startup
+from turncheck.worker import cli_read, cli_retention, cli_serve, exits, startup
 from turncheck.worker.app import build_worker, judge_client, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
@@ -86,6 +86,10 @@ def run() -> None:
         webhook_endpoints(settings)  # so do webhooks
     if not settings.kafka_bootstrap:
         startup.require_readable(settings.turns_file)
+    if settings.kafka_bootstrap and settings.api_in_run:
+        from turncheck.worker.api import check_api_settings  # FastAPI only when it serves
+
+        check_api_settings(settings)
     startup.reach(settings, broker=True)
     startup.embedded_schema(settings)
     if settings.kafka_bootstrap:
@@ -193,6 +197,7 @@ app.command("pass-rates")(cli_read.pass_rates)
 app.command()(cli_read.failures)
 app.command()(cli_retention.purge)
 app.command()(cli_retention.erase)
+app.command()(cli_serve.serve)
 
 
 def main() -> None:

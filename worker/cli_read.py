@@ -54,29 +54,40 @@ def pass_rates(
     since: Annotated[
         str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
     ] = "7d",
+    until: Annotated[
+        str | None, typer.Option(help="Up to: 7d, 12h, 30m, 2w back, or an ISO date.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show each check's pass rate and its counts."""
+    """Show each check's pass rate and its counts.
+
+    Counts are kept per hour of the turns' time: every hour that overlaps the window counts.
+    """
     settings = startup.settings()
-    start = startup.parse_since(since, utc_now())
+    now = utc_now()
+    start = startup.parse_since(since, now)
+    end = startup.parse_since(until, now) if until is not None else None
     startup.reach(settings)
     startup.embedded_schema(settings)
     with database_errors(settings.database_url):
-        rows = asyncio.run(_pass_rates(settings, start, check, agent))
+        rows = asyncio.run(_pass_rates(settings, start, end, check, agent))
     if as_json:
-        print(
-            json.dumps({"since": start.isoformat(), "rates": [r.as_dict() for r in rows]}, indent=2)
-        )
+        window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
+        print(json.dumps({**window, "rates": [r.as_dict() for r in rows]}, indent=2))
     else:
         Console().print(report.pass_rate_table(rows, start))
 
 
 async def _pass_rates(
-    settings: Settings, since: datetime, check: str | None, agent: str | None
+    settings: Settings,
+    since: datetime,
+    until: datetime | None,
+    check: str | None,
+    agent: str | None,
 ) -> list[report.PassRate]:
     store = open_store(settings)
     try:
-        return await store.queries.pass_rates(since=since, check=check, agent=agent)
+        return await store.queries.pass_rates(since=since, until=until, check=check, agent=agent)
     finally:
         await store.close()
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
+from turncheck.worker import metrics
 from turncheck.worker.backoff import Backoff
 from turncheck.worker.checks import CheckSet, Verdict
 from turncheck.worker.decode import decode_turn
@@ -146,6 +147,7 @@ class Pipeline:
         if judging and self.judging is not None:
             self.judging.runner.submit(judging)
         results = [r for item in stored for r in item.results]
+        metrics.batch_stored(len(messages), results)
         report = BatchReport(
             turns=len(stored),
             rejected=len(rejected),

@@ -1,0 +1,78 @@
+"""Prometheus text: the process's counters and the database's gauges."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.api.conftest import save, turn
+from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
+from turncheck.alerts.store import AlertKey, AlertStore
+from turncheck.worker.checks import Verdict
+from turncheck.worker.pipeline import Pipeline, RawMessage
+from turncheck.worker.store import Store
+
+
+async def scrape(api: httpx.AsyncClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    response = await api.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    }
+
+
+async def test_gauges_read_the_backlogs_results_and_deliveries(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    await save(store, [turn("t-1"), turn("t-2")], [("a", Verdict.PASSED), ("b", Verdict.FAILED)])
+    await save(store, [turn("t-3")], [("b", Verdict.ERRORED)])
+    key = AlertKey("check", "b", "support-bot", FIXED_NOW.date())
+    await AlertStore(store.database).raise_alert(
+        key, snapshot="{}", channels=["slack", "mail"], now=FIXED_NOW, give_up_at=FIXED_NOW
+    )
+    found = await scrape(api)
+    assert found[("turncheck_outbox_backlog", ())] == 3  # b failed twice, errored once
+    assert found[("turncheck_judge_pending", ())] == 0
+    assert found[("turncheck_rollup_results", (("check", "a"), ("verdict", "passed")))] == 2
+    assert found[("turncheck_rollup_results", (("check", "b"), ("verdict", "failed")))] == 2
+    assert found[("turncheck_rollup_results", (("check", "b"), ("verdict", "errored")))] == 1
+    assert found[("turncheck_alert_deliveries", (("channel", "mail"), ("status", "pending")))] == 1
+
+
+async def test_counters_count_what_the_pipeline_stored(
+    api: httpx.AsyncClient, store: Store, tmp_path: Path
+) -> None:
+    before = await scrape(api)
+    pipeline = Pipeline(
+        checks=check_set(tmp_path, BANNED_WORDS_CHECKS),
+        store=store.writer,
+        dead_letter=_no_dead_letters,
+        clock=lambda: FIXED_NOW,
+        retention=timedelta(days=30),
+    )
+    messages = [RawMessage(turn_bytes("t-1", "Ask HelpCo.")), RawMessage(turn_bytes("t-2"))]
+    await pipeline.handle_batch([*messages, RawMessage(b"{oops")], _commit)
+    after = await scrape(api)
+
+    def grew(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    assert grew("turncheck_turns_consumed_total") == 3
+    assert grew("turncheck_results_stored_total", verdict="passed") == 3
+    assert grew("turncheck_results_stored_total", verdict="failed") == 1
+    assert grew("turncheck_results_stored_total", verdict="errored") == 0
+
+
+async def _no_dead_letters(rejected: object) -> None:
+    """The bad message is dead-lettered here; the counters count it as consumed."""
+
+
+async def _commit() -> None:
+    """Nothing to commit."""

@@ -1,0 +1,120 @@
+"""Pass rates from the hourly rollups: totals, hour and UTC-day buckets, and windows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.api.conftest import save, turn
+from turncheck.worker.checks import Verdict
+from turncheck.worker.store import Store
+
+C = "no-competitors"
+
+
+async def seed(store: Store) -> None:
+    """support-bot v7: 10:00 two passed one failed; 11:30 one errored; next day 09:00 one
+    passed. v8: one failed at 10:15. sales-bot: one passed at 10:00."""
+    at = "2026-11-29T{}:00Z"
+    await save(
+        store,
+        [turn("a", created_at=at.format("10:00")), turn("b", created_at=at.format("10:05"))],
+        [(C, Verdict.PASSED)],
+    )
+    await save(store, [turn("c", created_at=at.format("10:59"))], [(C, Verdict.FAILED)])
+    await save(store, [turn("d", created_at=at.format("11:30"))], [(C, Verdict.ERRORED)])
+    await save(store, [turn("e", created_at="2026-11-30T09:00:00Z")], [(C, Verdict.PASSED)])
+    await save(
+        store,
+        [turn("f", created_at=at.format("10:15"), agent={"id": "support-bot", "version": 8})],
+        [(C, Verdict.FAILED)],
+    )
+    await save(
+        store,
+        [turn("g", created_at=at.format("10:00"), agent={"id": "sales-bot", "version": 1})],
+        [(C, Verdict.PASSED)],
+    )
+
+
+def counts(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [
+        (r["agent_id"], r["bucket_start"], r["passed"], r["failed"], r["errored"], r["total"])
+        for r in rows
+    ]
+
+
+async def test_totals_per_check_and_agent_with_the_rate(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    await seed(store)
+    response = await api.get("/v1/pass-rates", params={"since": "2026-11-01T00:00:00Z"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["bucket"] is None and body["until"] is None
+    assert counts(body["rates"]) == [
+        ("sales-bot", None, 1, 0, 0, 1),
+        ("support-bot", None, 3, 2, 1, 6),
+    ]
+    assert body["rates"][1]["pass_rate"] == 0.5
+    assert body["rates"][1]["check"] == C
+
+
+async def test_hour_buckets(api: httpx.AsyncClient, store: Store) -> None:
+    await seed(store)
+    query = {"since": "2026-11-29T00:00:00Z", "agent": "support-bot", "bucket": "hour"}
+    body = (await api.get("/v1/pass-rates", params=query)).json()
+    assert counts(body["rates"]) == [
+        ("support-bot", "2026-11-29T10:00:00Z", 2, 2, 0, 4),
+        ("support-bot", "2026-11-29T11:00:00Z", 0, 0, 1, 1),
+        ("support-bot", "2026-11-30T09:00:00Z", 1, 0, 0, 1),
+    ]
+
+
+async def test_day_buckets_are_utc_days(api: httpx.AsyncClient, store: Store) -> None:
+    await seed(store)
+    query = {"since": "2026-11-29T00:00:00Z", "agent": "support-bot", "bucket": "day"}
+    body = (await api.get("/v1/pass-rates", params=query)).json()
+    assert counts(body["rates"]) == [
+        ("support-bot", "2026-11-29T00:00:00Z", 2, 2, 1, 5),
+        ("support-bot", "2026-11-30T00:00:00Z", 1, 0, 0, 1),
+    ]
+
+
+async def test_until_and_agent_version_narrow_the_window(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    """Hours overlapping [since, until) count whole: until 10:30 keeps the 10:00 hour."""
+    await seed(store)
+    query = {
+        "since": "2026-11-29T10:00:00Z",
+        "until": "2026-11-29T10:30:00Z",
+        "agent": "support-bot",
+    }
+    assert counts((await api.get("/v1/pass-rates", params=query)).json()["rates"]) == [
+        ("support-bot", None, 2, 2, 0, 4)
+    ]
+    query["agent_version"] = "7"
+    assert counts((await api.get("/v1/pass-rates", params=query)).json()["rates"]) == [
+        ("support-bot", None, 2, 1, 0, 3)
+    ]
+    query = {"since": "2026-11-29T11:00:00Z", "until": "2026-11-30T00:00:00Z", "check": C}
+    assert counts((await api.get("/v1/pass-rates", params=query)).json()["rates"]) == [
+        ("support-bot", None, 0, 0, 1, 1)
+    ]
+
+
+async def test_since_defaults_to_seven_days_before_now(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    await seed(store)
+    await save(store, [turn("old", created_at="2026-11-20T10:00:00Z")], [(C, Verdict.FAILED)])
+    body = (await api.get("/v1/pass-rates", params={"agent": "support-bot"})).json()
+    assert body["since"] == "2026-11-22T13:00:00Z"  # the API's clock, 13:00, less 7 days
+    assert counts(body["rates"]) == [("support-bot", None, 3, 2, 1, 6)]
+
+
+async def test_an_unknown_bucket_is_422(api: httpx.AsyncClient) -> None:
+    response = await api.get("/v1/pass-rates", params={"bucket": "week"})
+    assert response.status_code == 422
+    assert "'bucket'" in response.json()["error"]

@@ -1,0 +1,63 @@
+"""``create_app``: the API's one composition root. Routes get the settings, the store and
+the clock from here, never from globals or the environment."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from importlib.metadata import version
+from typing import Any
+
+from fastapi import APIRouter, Depends, FastAPI
+
+from turncheck.worker.api import errors, health, history, metrics, persons, rates, results
+from turncheck.worker.api.asyncapi import asyncapi_document
+from turncheck.worker.api.auth import require_token
+from turncheck.worker.api.context import ApiContext
+from turncheck.worker.settings import Settings
+from turncheck.worker.store import Store
+
+DESCRIPTION = (
+    "Pass rates, results and alerts of turncheck. Every path under /v1 and /metrics "
+    "needs `Authorization: Bearer <TURNCHECK_API_TOKEN>`; health, readiness and the "
+    'OpenAPI and AsyncAPI documents are open. Errors are `{"error": "..."}`.'
+)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_app(
+    settings: Settings, store: Store, *, clock: Callable[[], datetime] = utc_now
+) -> FastAPI:
+    """The application over ``store``, which the caller opens and closes."""
+    app = FastAPI(
+        title="turncheck",
+        version=version("turncheck"),
+        description=DESCRIPTION,
+        # The interactive pages load scripts from a CDN; the documents are enough.
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.turncheck = ApiContext(settings, store, clock)
+    errors.install(app)
+    v1 = APIRouter(
+        prefix="/v1",
+        dependencies=[Depends(require_token)],
+        responses=errors.documented(401, 422, 503),
+    )
+    for part in (rates, results, history, persons):
+        v1.include_router(part.router)
+    app.include_router(v1)
+    app.include_router(
+        metrics.router, dependencies=[Depends(require_token)], responses=errors.documented(401)
+    )
+    app.include_router(health.router)
+    document = asyncapi_document(settings)
+
+    @app.get("/asyncapi.json", summary="The AsyncAPI 3.0 document of turncheck's topics")
+    async def asyncapi() -> dict[str, Any]:
+        return document
+
+    return app

@@ -1,0 +1,72 @@
+"""``GET /metrics``: Prometheus text, behind the token.
+
+Two parts: this process's counters (``worker/metrics.py``: turns consumed, results
+stored by verdict, alert sends by outcome) and gauges read from the database at each
+scrape (``worker/store/gauges.py``), which are the deployment's, shared by every
+replica. Consumer lag is not exported: aiokafka gives it only from inside the
+consumer (``highwater`` minus position, per partition), which the API does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from turncheck.worker import metrics as process
+from turncheck.worker.api.context import ApiContext, context
+from turncheck.worker.store.gauges import Gauges, read_gauges
+
+router = APIRouter()
+
+
+class StoreGauges(Collector):
+    """Gauges from one reading of the database, taken before the scrape is rendered."""
+
+    def __init__(self, gauges: Gauges) -> None:
+        self.gauges = gauges
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        g = self.gauges
+        yield GaugeMetricFamily(
+            "turncheck_outbox_backlog",
+            "Events not yet acknowledged by the broker.",
+            g.outbox_backlog,
+        )
+        yield GaugeMetricFamily(
+            "turncheck_judge_pending", "Sampled judgements not yet stored.", g.judge_pending
+        )
+        results = GaugeMetricFamily(
+            "turncheck_rollup_results",
+            "Results counted in the pass-rate rollups, by check and verdict (all time).",
+            labels=["check", "verdict"],
+        )
+        for (check, verdict), count in sorted(g.results.items()):
+            results.add_metric([check, verdict], count)
+        yield results
+        deliveries = GaugeMetricFamily(
+            "turncheck_alert_deliveries",
+            "Alert deliveries by channel and status (pending, sent, failed).",
+            labels=["channel", "status"],
+        )
+        for (channel, status), count in sorted(g.deliveries.items()):
+            deliveries.add_metric([channel, status], count)
+        yield deliveries
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}, "description": "Prometheus text."}},
+)
+async def metrics(ctx: Annotated[ApiContext, Depends(context)]) -> Response:
+    """Prometheus text exposition: process counters and the database's gauges."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(StoreGauges(await read_gauges(ctx.store.database)))
+    body = generate_latest(process.REGISTRY) + generate_latest(registry)
+    return Response(body, media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,169 @@
+"""The API's response bodies: pydantic models, so /openapi.json documents each one.
+
+Built from the store's plain values by the ``of`` class methods; none has a field
+for text of a turn, and a person appears only as the erasure ledger's keyed hash.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from turncheck.alerts.store import HistoryRow
+from turncheck.worker.erasure import ErasureReceipt
+from turncheck.worker.store.pages import ResultRow
+from turncheck.worker.store.views import PassRate
+
+Verdict = Literal["passed", "failed", "errored"]
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="What is wrong, naming the parameter or the service.")
+
+
+class PassRateOut(BaseModel):
+    check: str
+    agent_id: str
+    bucket_start: datetime | None = Field(
+        description="Start of the hour or UTC day; null without `bucket`."
+    )
+    passed: int
+    failed: int
+    errored: int
+    total: int
+    pass_rate: float | None = Field(description="passed / total; errored counts against it.")
+    judge_input_tokens: int
+    judge_output_tokens: int
+
+    @classmethod
+    def of(cls, rate: PassRate, bucket_start: datetime | None = None) -> PassRateOut:
+        return cls(
+            check=rate.check,
+            agent_id=rate.agent_id,
+            bucket_start=bucket_start,
+            passed=rate.passed,
+            failed=rate.failed,
+            errored=rate.errored,
+            total=rate.total,
+            pass_rate=rate.pass_rate,
+            judge_input_tokens=rate.judge_input_tokens,
+            judge_output_tokens=rate.judge_output_tokens,
+        )
+
+
+class PassRatesOut(BaseModel):
+    since: datetime
+    until: datetime | None
+    bucket: Literal["hour", "day"] | None
+    rates: list[PassRateOut]
+
+
+class SpanOut(BaseModel):
+    """Where a check matched, as offsets; the matched text is never stored."""
+
+    field: str
+    start: int
+    end: int
+    label: str
+
+
+class ResultOut(BaseModel):
+    turn_id: str
+    thread_id: str | None
+    agent_id: str
+    agent_version: str
+    check: str
+    check_version: str
+    kind: str
+    stage: str
+    mode: str
+    verdict: Verdict
+    score: float | None
+    reason: str | None = Field(
+        description="A rule check's reason names a kind of finding, never the finding; a "
+        "judged check's reason is the judge's own sentence."
+    )
+    spans: list[SpanOut]
+    checked_at: datetime
+    turn_created_at: datetime
+
+    @classmethod
+    def of(cls, row: ResultRow) -> ResultOut:
+        return cls(
+            turn_id=row.turn_id,
+            thread_id=row.thread_id,
+            agent_id=row.agent_id,
+            agent_version=row.agent_version,
+            check=row.check,
+            check_version=row.check_version,
+            kind=row.kind,
+            stage=row.stage,
+            mode=row.mode,
+            verdict=row.verdict,
+            score=row.score,
+            reason=row.reason,
+            spans=[SpanOut.model_validate(span) for span in row.spans],
+            checked_at=row.checked_at,
+            turn_created_at=row.turn_created_at,
+        )
+
+
+class ResultsPage(BaseModel):
+    results: list[ResultOut] = Field(description="Newest first (checked_at, then storage order).")
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null: last.")
+    next: str | None = Field(description="The next page's path and query; null on the last page.")
+
+
+class TurnResultsOut(BaseModel):
+    turn_id: str
+    results: list[ResultOut]
+
+
+class AlertOut(BaseModel):
+    day: date
+    kind: Literal["check", "digest"]
+    check: str
+    agent_id: str
+    channel: str
+    status: Literal["pending", "sent", "failed"]
+    attempts: int
+    last_error: str | None
+    sent_at: datetime | None
+    suppressed: int = Field(description="Crossings that day after the alert was raised.")
+
+    @classmethod
+    def of(cls, row: HistoryRow) -> AlertOut:
+        return cls.model_validate(row, from_attributes=True)
+
+
+class AlertsOut(BaseModel):
+    since: date
+    alerts: list[AlertOut]
+
+
+class Deleted(BaseModel):
+    results: int
+    pending_judgements: int
+    events: int = Field(description="Unsent events of the person's turns.")
+
+
+class ErasureOut(BaseModel):
+    person_key: str = Field(description="The ledger's keyed hash of the person id.")
+    requested_at: datetime
+    erased_at: datetime
+    deleted: Deleted
+
+    @classmethod
+    def of(cls, receipt: ErasureReceipt) -> ErasureOut:
+        return cls.model_validate(receipt.as_dict())
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"] = "ok"
+
+
+class ReadyOut(BaseModel):
+    database: str = Field(description="`ok`, or why it does not answer.")
+    broker: str = Field(description="`ok`, `not configured`, or why it does not answer.")

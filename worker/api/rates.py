@@ -1,0 +1,55 @@
+"""``GET /v1/pass-rates``: counts and the pass rate per check and agent, optionally per
+hour or UTC day, from the hourly ``pass_rate_rollups`` (by the turn's ``created_at``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
+
+from turncheck.worker.api.context import ApiContext, context
+from turncheck.worker.api.models import PassRateOut, PassRatesOut
+from turncheck.worker.api.query import aware, window
+from turncheck.worker.store.queries import DAY
+from turncheck.worker.store.rows import ROLLUP_BUCKET
+
+DEFAULT_SINCE = timedelta(days=7)
+BUCKETS = {"hour": ROLLUP_BUCKET, "day": DAY}
+
+router = APIRouter()
+
+
+@router.get("/pass-rates", response_model=PassRatesOut)
+async def pass_rates(
+    ctx: Annotated[ApiContext, Depends(context)],
+    check: Annotated[str | None, Query(description="Only this check.")] = None,
+    agent: Annotated[str | None, Query(description="Only this agent id.")] = None,
+    agent_version: Annotated[str | None, Query(description="Only this agent version.")] = None,
+    since: Annotated[
+        datetime | None, Query(description="ISO time; default 7 days back. No zone: UTC.")
+    ] = None,
+    until: Annotated[
+        datetime | None, Query(description="ISO time, exclusive; default now.")
+    ] = None,
+    bucket: Annotated[
+        Literal["hour", "day"] | None, Query(description="Counts per hour or per UTC day.")
+    ] = None,
+) -> PassRatesOut:
+    """Passed, failed and errored counts and the pass rate per check and agent. Counts are
+    kept per hour of the turns' `created_at`: every hour that overlaps [since, until)
+    counts whole."""
+    start = aware(since) or ctx.clock() - DEFAULT_SINCE
+    end = aware(until)
+    window(start, end)
+    filters = {"check": check, "agent": agent, "agent_version": agent_version}
+    queries = ctx.store.queries
+    if bucket is None:
+        rates = await queries.pass_rates(since=start, until=end, **filters)
+        rows = [PassRateOut.of(rate) for rate in rates]
+    else:
+        found = await queries.bucketed_pass_rates(
+            BUCKETS[bucket], since=start, until=end, **filters
+        )
+        rows = [PassRateOut.of(rate, moment) for moment, rate in found]
+    return PassRatesOut(since=start, until=end, bucket=bucket, rates=rows)

@@ -1,0 +1,71 @@
+"""A check's results page by page, and one turn's results.
+
+``GET /v1/checks/{name}/results`` is where alerts link (``alerts/setup.py``
+``link_maker``): keep its path and its ``agent``, ``verdict`` and ``since`` parameters.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
+
+from turncheck.worker.api import cursor as cursors
+from turncheck.worker.api.context import ApiContext, context
+from turncheck.worker.api.errors import documented
+from turncheck.worker.api.models import ResultOut, ResultsPage, TurnResultsOut
+from turncheck.worker.api.query import aware, verdicts, window
+from turncheck.worker.store.pages import ResultFilter, ResultPages
+
+MAX_LIMIT = 1000
+
+router = APIRouter()
+
+
+@router.get("/checks/{name}/results", response_model=ResultsPage)
+async def check_results(
+    request: Request,
+    ctx: Annotated[ApiContext, Depends(context)],
+    name: Annotated[str, Path(description="The check's name.")],
+    verdict: Annotated[
+        str, Query(description="Comma-separated: passed, failed, errored.")
+    ] = "failed,errored",
+    agent: Annotated[str | None, Query(description="Only this agent id.")] = None,
+    since: Annotated[
+        datetime | None, Query(description="Checked at or after (ISO; no zone: UTC).")
+    ] = None,
+    until: Annotated[datetime | None, Query(description="Checked before (ISO).")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Results per page.")] = 100,
+    cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page.")] = None,
+) -> ResultsPage:
+    """A check's results, newest first, a page at a time. Rows stored while you page
+    land before the first page, never inside a later one: no row is given twice."""
+    start, end = aware(since), aware(until)
+    window(start, end)
+    where = ResultFilter(verdicts(verdict), agent, start, end)
+    after = cursors.decode(cursor) if cursor is not None else None
+    rows, last = await ResultPages(ctx.store.database).page(name, where, limit=limit, after=after)
+    next_cursor = cursors.encode(last) if last is not None else None
+    next_url = None
+    if next_cursor is not None:
+        # A path and query, not an absolute URL: behind a proxy the host we see is not
+        # the one the caller used.
+        following = request.url.include_query_params(cursor=next_cursor)
+        next_url = f"{following.path}?{following.query}"
+    return ResultsPage(
+        results=[ResultOut.of(row) for row in rows], next_cursor=next_cursor, next=next_url
+    )
+
+
+@router.get("/turns/{turn_id}/results", response_model=TurnResultsOut, responses=documented(404))
+async def turn_results(
+    ctx: Annotated[ApiContext, Depends(context)],
+    turn_id: Annotated[str, Path(description="The turn's id.")],
+) -> TurnResultsOut:
+    """Every stored result of one turn; 404 when it has none (never stored, expired, or
+    its person erased)."""
+    rows = await ResultPages(ctx.store.database).of_turn(turn_id)
+    if not rows:
+        raise HTTPException(404, "no results for this turn")
+    return TurnResultsOut(turn_id=turn_id, results=[ResultOut.of(row) for row in rows])

@@ -1,0 +1,49 @@
+"""This process's counters, for Prometheus: what the worker did since it started.
+
+One registry of our own (``REGISTRY``), not prometheus_client's global one, so that
+/metrics shows turncheck's series only and tests can read them back. Counters only
+grow; a restart starts them at zero, which ``rate()`` understands. The figures the
+database holds (backlogs, totals of every replica) are read at scrape time by the
+API instead (``worker/store/gauges.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter as tally
+from collections.abc import Iterable
+
+from prometheus_client import CollectorRegistry, Counter
+
+from turncheck.worker.checks import CheckResult
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+TURNS_CONSUMED = Counter(
+    "turncheck_turns_consumed",
+    "Messages of turns taken in by the pipeline, valid or not.",
+    registry=REGISTRY,
+)
+RESULTS_STORED = Counter(
+    "turncheck_results_stored",
+    "Rule and planned results of stored turns, by verdict (a redelivered turn counts again).",
+    ["verdict"],
+    registry=REGISTRY,
+)
+ALERT_SENDS = Counter(
+    "turncheck_alert_sends",
+    "Alert and digest sends, by outcome: sent, or failed (tried again later or given up).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+
+
+def batch_stored(messages: int, results: Iterable[CheckResult]) -> None:
+    """Count a batch the pipeline stored and committed."""
+    TURNS_CONSUMED.inc(messages)
+    # Summed first: one increment, and one lock, per verdict rather than per result.
+    for verdict, count in tally(r.verdict.value for r in results).items():
+        RESULTS_STORED.labels(verdict).inc(count)
+
+
+def alert_sent(outcome: str) -> None:
+    ALERT_SENDS.labels(outcome).inc()
