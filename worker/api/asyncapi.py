@@ -1,7 +1,7 @@
 """The AsyncAPI 3.0 document of turncheck's topics, served at ``/asyncapi.json``.
 
 Built from the contracts as shipped: the checked-in JSON Schemas of ``schemas/``
-(``turn.stored.v1``, ``response.check_failed.v1``) and the erasure request below.
+(``turn.stored.v1``, ``response.check_failed.v1``, ``turncheck.erasure.v1``).
 Each schema's ``$defs`` move to ``components.schemas`` and their references follow,
 so the document is whole on its own. Topic names are the settings' own. No server
 is listed: broker addresses are not for an open document.
@@ -14,29 +14,19 @@ from importlib import resources
 from importlib.metadata import version
 from typing import Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
-
 from turncheck.worker.settings import Settings
 
 TURN_SCHEMA = "turn.stored.v1.schema.json"
 EVENT_SCHEMA = "response.check_failed.v1.schema.json"
+ERASURE_SCHEMA = "turncheck.erasure.v1.schema.json"
 KAFKA_BINDING = "0.5.0"
-
-
-class ErasureRequest(BaseModel):
-    """A request to erase what is stored of a person (topic ``TURNCHECK_TOPIC_ERASURE``)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    person_id: str = Field(min_length=1, max_length=200)
-    requested_at: AwareDatetime
 
 
 def asyncapi_document(settings: Settings) -> dict[str, Any]:
     schemas: dict[str, Any] = {}
     turn = _component(_shipped(TURN_SCHEMA), "Turn", schemas)
     event = _component(_shipped(EVENT_SCHEMA), "CheckFailedEvent", schemas)
-    erasure = _component(ErasureRequest.model_json_schema(), "ErasureRequest", schemas)
+    erasure = _component(_shipped(ERASURE_SCHEMA), "ErasureRequest", schemas)
     turn_key = {"type": "string", "description": "The turn's `turn_id`."}
     messages = {
         "turnStored": _message(
