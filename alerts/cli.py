@@ -18,9 +18,9 @@ from turncheck.alerts.notice import Notice
 from turncheck.alerts.setup import SETTINGS_OF, build_alerter, preview_alerter, templates
 from turncheck.alerts.store import AlertStore, HistoryRow
 from turncheck.worker import exits, startup
-from turncheck.worker.app import utc_now
 from turncheck.worker.checks import load_checks
 from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.parts import utc_now
 from turncheck.worker.preflight import database_errors
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Database, create_engine

@@ -11,10 +11,10 @@ import pytest
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
 from turncheck.schemas.turn import Turn
 from turncheck.worker import pipeline as pipeline_module
-from turncheck.worker.app import freeze_heap
 from turncheck.worker.checks import CheckResult, CheckSet
 from turncheck.worker.errors import StoreUnavailable
 from turncheck.worker.evaluate import OUT_OF_TIME
+from turncheck.worker.parts import freeze_heap
 from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected, RetryPolicy
 from turncheck.worker.records import SaveReport, TurnResults
 

@@ -18,9 +18,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from turncheck.alerts import cli as alerts_cli
 from turncheck.alerts.setup import check_alert_settings
 from turncheck.worker import cli_read, cli_retention, cli_serve, exits, startup
-from turncheck.worker.app import build_worker, judge_client, replay
+from turncheck.worker.app import build_worker, replay
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.parts import judge_client
 from turncheck.worker.settings import Settings
 from turncheck.worker.webhooks import cli as webhooks_cli
 from turncheck.worker.webhooks.setup import webhook_endpoints

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from turncheck.worker import exits, report, startup
-from turncheck.worker.app import open_store, utc_now
+from turncheck.worker.parts import open_store, utc_now
 from turncheck.worker.preflight import database_errors
 from turncheck.worker.settings import Settings
 

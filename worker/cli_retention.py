@@ -12,9 +12,9 @@ import typer
 from rich.console import Console
 
 from turncheck.worker import startup
-from turncheck.worker.app import eraser_for, open_store, purger_for, utc_now
 from turncheck.worker.erasure import ErasureReceipt
 from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.parts import eraser_for, open_store, purger_for, utc_now
 from turncheck.worker.preflight import database_errors
 from turncheck.worker.purge import PurgeReport
 

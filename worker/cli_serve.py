@@ -7,7 +7,7 @@ import logging
 import socket
 
 from turncheck.worker import startup
-from turncheck.worker.app import open_store
+from turncheck.worker.parts import open_store
 from turncheck.worker.settings import Settings
 
 

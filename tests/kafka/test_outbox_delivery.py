@@ -14,8 +14,9 @@ from tests.kafka.backends import RealBackend
 from tests.kafka.test_delivery import _committed, count_results, prepared, turns
 from tests.kafka.test_worker_contract import wait_for
 from tests.store.outbox_rows import add_events, event_id_of, rows_by_event
-from turncheck.worker.app import build_worker, kafka_sender, utc_now
+from turncheck.worker.app import build_worker
 from turncheck.worker.outbox import OutboxPolicy, run_outbox
+from turncheck.worker.parts import kafka_sender, utc_now
 from turncheck.worker.store import Store
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
