@@ -15,8 +15,9 @@ from turncheck.worker.checks import CheckResult, CheckSet
 from turncheck.worker.errors import StoreUnavailable
 from turncheck.worker.evaluate import OUT_OF_TIME
 from turncheck.worker.parts import freeze_heap
-from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected, RetryPolicy
+from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected
 from turncheck.worker.records import SaveReport, TurnResults
+from turncheck.worker.storing import RetryPolicy
 
 
 class FlakyStore:

@@ -20,10 +20,11 @@ from turncheck.worker.judge.config import load_judges
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.outbox import OutboxPolicy, Send
-from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline, RetryPolicy
+from turncheck.worker.pipeline import DeadLetter, Judging, Pipeline
 from turncheck.worker.purge import Purger, outbox_purge
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
+from turncheck.worker.storing import RetryPolicy
 
 if TYPE_CHECKING:
     from turncheck.worker.api import EmbeddedApi

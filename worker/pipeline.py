@@ -8,10 +8,10 @@ The consumer and ``turncheck replay`` both run this; they differ only in where
 messages come from, where bad ones go and what committing means.
 
 No one turn can stall a partition: a message that is not a turn, or that cannot
-be checked, is dead-lettered at once; a batch the database refuses for a reason
-other than an outage is tried ``RetryPolicy.attempts`` times with backoff, then
-turn by turn, and the turns it still refuses are dead-lettered with the error's
-name, so the rest of the batch is stored and committed.
+be checked, is dead-lettered at once; the store step (``worker/storing.py``) hands
+back the turns the database keeps refusing, and they are dead-lettered with the
+error's name, so the rest of the batch is stored and committed. The turns of
+persons in the erasure ledger are dropped before the store step.
 """
 
 from __future__ import annotations
@@ -21,21 +21,26 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from turncheck.worker import metrics
-from turncheck.worker.backoff import Backoff
 from turncheck.worker.checks import CheckSet, Verdict
 from turncheck.worker.decode import decode_turn
-from turncheck.worker.errors import InvalidTurn, StoreUnavailable
+from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.evaluate import evaluate
 from turncheck.worker.judge.plan import JudgeJob, plan_turn
 from turncheck.worker.judge.runner import JudgeRunner
-from turncheck.worker.records import SaveReport, TurnRef, TurnResults
+from turncheck.worker.records import TurnRef, TurnResults
+from turncheck.worker.storing import (
+    ResultStore,
+    RetryPolicy,
+    could_not,
+    store_batch,
+    through_outages,
+)
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
 Commit = Callable[[], Awaitable[None]]
 Clock = Callable[[], datetime]
 
@@ -78,10 +83,6 @@ class Judging:
     deadline_s: float
 
 
-class ResultStore(Protocol):
-    async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport: ...
-
-
 DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
 
 
@@ -89,17 +90,6 @@ class Ledger(Protocol):
     async def erased(self, person_ids: Iterable[str]) -> set[str]:
         """Which of these persons were erased: their turns are dropped, not stored."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    first_s: float = 0.5
-    max_s: float = 30.0
-    attempts: int = 3
-    """Tries of a batch the database refuses (not an outage) before it goes turn by turn."""
-
-    def backoff(self) -> Backoff:
-        return Backoff(self.first_s, self.max_s)
 
 
 @dataclass(slots=True)
@@ -112,10 +102,6 @@ class CheckedBatch:
     jobs: list[JudgeJob] = field(default_factory=list)
 
 
-def _could_not(step: str, exc: BaseException) -> str:
-    return f"could not be {step}: {type(exc).__name__}"
-
-
 @dataclass(frozen=True, slots=True)
 class Pipeline:
     checks: CheckSet
@@ -123,7 +109,7 @@ class Pipeline:
     dead_letter: DeadLetter
     clock: Clock
     retention: timedelta
-    retry: RetryPolicy = RetryPolicy()
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
     judging: Judging | None = None
     ledger: Ledger | None = None
 
@@ -138,7 +124,10 @@ class Pipeline:
         # loop, so heartbeats, the outbox and the judge keep running meanwhile.
         checked = await asyncio.to_thread(self.check_all, messages)
         erased = await self._drop_erased(checked)
-        saved, stored, refused = await self._store(checked.items)
+        saved, stored, refused_items = await store_batch(
+            self.store, checked.items, self.retry, self.clock
+        )
+        refused = [Rejected(message, reason) for message, reason in refused_items]
         rejected = checked.rejected + refused
         if rejected:
             await self.dead_letter(rejected)
@@ -177,7 +166,7 @@ class Pipeline:
         persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
         if ledger is None or not persons:
             return 0
-        erased = await self._through_outages(lambda: ledger.erased(persons))
+        erased = await through_outages(lambda: ledger.erased(persons), self.retry)
         if not erased:
             return 0
         kept = [(m, item) for m, item in checked.items if item.turn.person_id not in erased]
@@ -205,7 +194,7 @@ class Pipeline:
                     message.offset,
                     type(exc).__name__,
                 )
-                checked.rejected.append(Rejected(message, _could_not("checked", exc)))
+                checked.rejected.append(Rejected(message, could_not("checked", exc)))
                 continue
             checked.items.append((message, item))
             checked.jobs.extend(jobs)
@@ -231,62 +220,3 @@ class Pipeline:
         item.results.extend(plan.results)
         item.pending.extend(job.pending for job in plan.jobs)
         return item, plan.jobs
-
-    async def _store(
-        self, items: list[tuple[RawMessage, TurnResults]]
-    ) -> tuple[SaveReport, list[TurnResults], list[Rejected]]:
-        """Store the batch whole; if the database keeps refusing it, turn by turn. Returns
-        what was saved, the turns stored and the turns refused."""
-        batch = [item for _, item in items]
-        backoff = self.retry.backoff()
-        for attempt in range(1, self.retry.attempts + 1):
-            try:
-                return await self._save_through_outages(batch), batch, []
-            except Exception as exc:
-                if attempt == self.retry.attempts:
-                    log.warning("batch refused by the store error=%s", type(exc).__name__)
-                    break
-                delay_s = backoff.take()
-                log.warning(
-                    "batch refused by the store error=%s attempt=%d retry_in_s=%.1f",
-                    type(exc).__name__,
-                    attempt,
-                    delay_s,
-                )
-                await asyncio.sleep(delay_s)
-        return await self._store_one_by_one(items)
-
-    async def _store_one_by_one(
-        self, items: list[tuple[RawMessage, TurnResults]]
-    ) -> tuple[SaveReport, list[TurnResults], list[Rejected]]:
-        new_results, pending = 0, set[tuple[str, str, str]]()
-        stored: list[TurnResults] = []
-        refused: list[Rejected] = []
-        for message, item in items:
-            try:
-                report = await self._save_through_outages([item])
-            except Exception as exc:
-                log.error(
-                    "turn refused by the store turn_id=%s error=%s",
-                    item.turn.turn_id,
-                    type(exc).__name__,
-                )
-                refused.append(Rejected(message, _could_not("stored", exc)))
-                continue
-            stored.append(item)
-            new_results += report.new_results
-            pending |= report.pending
-        return SaveReport(new_results, frozenset(pending)), stored, refused
-
-    async def _save_through_outages(self, batch: list[TurnResults]) -> SaveReport:
-        return await self._through_outages(lambda: self.store.save(batch, self.clock()))
-
-    async def _through_outages(self, step: Callable[[], Awaitable[T]]) -> T:
-        backoff = self.retry.backoff()
-        while True:
-            try:
-                return await step()
-            except StoreUnavailable as exc:
-                delay_s = backoff.take()
-                log.warning("store unavailable error=%s retry_in_s=%.1f", exc, delay_s)
-                await asyncio.sleep(delay_s)

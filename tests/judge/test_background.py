@@ -15,8 +15,9 @@ from tests.judge.fake_provider import FakeProvider, Scripted
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
-from turncheck.worker.pipeline import Judging, Pipeline, RawMessage, RetryPolicy
+from turncheck.worker.pipeline import Judging, Pipeline, RawMessage
 from turncheck.worker.store import Store
+from turncheck.worker.storing import RetryPolicy
 
 CHECKS = """
 agent: support-bot
