@@ -1,8 +1,9 @@
 """The path of a batch of turns, top to bottom:
 
     decode → rule checks, and the judgements to make (in a thread, off the event
-    loop) → store (results, rollups, outbox, pending judgements: one transaction)
-    → dead-letter the bad messages → commit → hand the judgements to the runner
+    loop) → drop erased persons' turns → store (results, rollups, outbox, pending
+    judgements: one transaction) → dead-letter the bad messages → commit → hand the
+    judgements to the runner
 
 The consumer and ``turncheck replay`` both run this; they differ only in where
 messages come from, where bad ones go and what committing means.
