@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.api.conftest import save, turn
+from tests.api.conftest import AUTH, api_settings, running_api, save, turn
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
+from tests.kafka.backends import RealBackend, topic_names
 from turncheck.alerts.store import AlertKey, AlertStore
 from turncheck.worker.checks import Verdict
 from turncheck.worker.pipeline import Pipeline, RawMessage
@@ -76,3 +79,30 @@ async def _no_dead_letters(rejected: object) -> None:
 
 async def _commit() -> None:
     """Nothing to commit."""
+
+
+@pytest.mark.kafka
+async def test_the_consumer_lag_per_partition_comes_from_the_broker(
+    store: Store, database_url: str, kafka_bootstrap: str
+) -> None:
+    """With a broker, /metrics has the group's lag on the turns topic, partition by partition."""
+    names = topic_names()
+    backend = RealBackend(kafka_bootstrap)
+    await backend.create_topics(names["topic_turns"])
+    await backend.produce(names["topic_turns"], [(b"k", b"{}")] * 9)
+    settings = api_settings(
+        database_url,
+        kafka_bootstrap=kafka_bootstrap,
+        topic_turns=names["topic_turns"],
+        group_id=names["group_id"],
+    )
+    async with running_api(settings, store) as client:
+        client.headers.update(AUTH)
+        for _ in range(50):  # a new topic's partitions take a moment to have leaders
+            lag = {
+                k: v for k, v in (await scrape(client)).items() if k[0] == "turncheck_consumer_lag"
+            }
+            if lag:
+                break
+            await asyncio.sleep(0.1)
+    assert sum(lag.values()) == 9 and len(lag) == 3

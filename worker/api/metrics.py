@@ -3,8 +3,8 @@
 Two parts: this process's counters (``worker/metrics.py``: turns consumed, results
 stored by verdict, alert sends by outcome) and gauges read from the database at each
 scrape (``worker/store/gauges.py``), which are the deployment's, shared by every
-replica. Consumer lag is not exported: aiokafka gives it only from inside the
-consumer (``highwater`` minus position, per partition), which the API does not hold.
+replica; and, with a broker configured, the consumer group's lag per partition of the
+turns topic, read from the broker (``worker/lag.py``).
 """
 
 from __future__ import annotations
@@ -20,16 +20,19 @@ from prometheus_client.registry import Collector
 
 from turncheck.worker import metrics as process
 from turncheck.worker.api.context import ApiContext, context
+from turncheck.worker.lag import consumer_lag
 from turncheck.worker.store.gauges import Gauges, read_gauges
 
 router = APIRouter()
 
 
 class StoreGauges(Collector):
-    """Gauges from one reading of the database, taken before the scrape is rendered."""
+    """Gauges from one reading of the database (and of the broker, for the lag), taken
+    before the scrape is rendered."""
 
-    def __init__(self, gauges: Gauges) -> None:
+    def __init__(self, gauges: Gauges, lag: dict[int, int] | None = None) -> None:
         self.gauges = gauges
+        self.lag = lag
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         g = self.gauges
@@ -57,6 +60,15 @@ class StoreGauges(Collector):
         for (channel, status), count in sorted(g.deliveries.items()):
             deliveries.add_metric([channel, status], count)
         yield deliveries
+        if self.lag is not None:
+            lag = GaugeMetricFamily(
+                "turncheck_consumer_lag",
+                "Turns not yet committed by the consumer group, by partition.",
+                labels=["partition"],
+            )
+            for partition, count in sorted(self.lag.items()):
+                lag.add_metric([str(partition)], count)
+            yield lag
 
 
 @router.get(
@@ -67,6 +79,10 @@ class StoreGauges(Collector):
 async def metrics(ctx: Annotated[ApiContext, Depends(context)]) -> Response:
     """Prometheus text exposition: process counters and the database's gauges."""
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(StoreGauges(await read_gauges(ctx.store.database)))
+    settings = ctx.settings
+    lag = None
+    if settings.kafka_bootstrap:
+        lag = await consumer_lag(settings.kafka_bootstrap, settings.group_id, settings.topic_turns)
+    registry.register(StoreGauges(await read_gauges(ctx.store.database), lag))
     body = generate_latest(process.REGISTRY) + generate_latest(registry)
     return Response(body, media_type=CONTENT_TYPE_LATEST)
