@@ -95,6 +95,17 @@ class KafkaDeadLetter:
         )
 
 
+async def _deliver_again(msg: KafkaMessage, backoff: Backoff, what: str, exc: Exception) -> None:
+    """Rewind after a growing pause: the message comes again, never skipped, and a
+    lasting fault does not spin."""
+    delay_s = backoff.take()
+    log.error(
+        "%s failed, delivered again error=%s retry_in_s=%.1f", what, type(exc).__name__, delay_s
+    )
+    await asyncio.sleep(delay_s)
+    await msg.nack()
+
+
 def subscribe(
     broker: KafkaBroker,
     pipeline: Pipeline,
@@ -143,14 +154,7 @@ def subscribe(
         try:
             await pipeline.handle_batch(raw_messages(records), commit)
         except Exception as exc:
-            delay_s = backoff.take()
-            log.error(
-                "batch failed, delivered again error=%s retry_in_s=%.1f",
-                type(exc).__name__,
-                delay_s,
-            )
-            await asyncio.sleep(delay_s)
-            await msg.nack()
+            await _deliver_again(msg, backoff, "batch", exc)
             return
         except BaseException:
             await msg.nack()
@@ -195,14 +199,7 @@ def subscribe_erasures(
                 request.person_id, requested_at=request.requested_at, now=clock()
             )
         except Exception as exc:
-            delay_s = backoff.take()
-            log.error(
-                "erasure failed, delivered again error=%s retry_in_s=%.1f",
-                type(exc).__name__,
-                delay_s,
-            )
-            await asyncio.sleep(delay_s)
-            await msg.nack()
+            await _deliver_again(msg, backoff, "erasure", exc)
             return
         backoff.reset()
         log.info(
