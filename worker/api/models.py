@@ -13,8 +13,7 @@ from pydantic import BaseModel, Field
 
 from turncheck.alerts.store import HistoryRow
 from turncheck.worker.erasure import ErasureReceipt
-from turncheck.worker.store.pages import ResultRow
-from turncheck.worker.store.views import PassRate
+from turncheck.worker.store.views import PassRate, StoredResult
 
 Verdict = Literal["passed", "failed", "errored"]
 
@@ -90,7 +89,7 @@ class ResultOut(BaseModel):
     turn_created_at: datetime
 
     @classmethod
-    def of(cls, row: ResultRow) -> ResultOut:
+    def of(cls, row: StoredResult) -> ResultOut:
         return cls(
             turn_id=row.turn_id,
             thread_id=row.thread_id,

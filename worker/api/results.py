@@ -65,7 +65,7 @@ async def turn_results(
 ) -> TurnResultsOut:
     """Every stored result of one turn; 404 when it has none (never stored, expired, or
     its person erased)."""
-    rows = await ResultPages(ctx.store.database).of_turn(turn_id)
+    rows = await ctx.store.queries.results_for_turn(turn_id)
     if not rows:
         raise HTTPException(404, "no results for this turn")
     return TurnResultsOut(turn_id=turn_id, results=[ResultOut.of(row) for row in rows])

@@ -7,15 +7,15 @@ moment with a larger id) never shift a later page, and no row is given twice.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import and_, or_, select
 
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.tables import check_results
+from turncheck.worker.store.views import StoredResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,53 +24,6 @@ class Position:
 
     checked_at: datetime
     id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """A stored result with its turn's ids; never text of the turn (none is stored)."""
-
-    id: int
-    turn_id: str
-    thread_id: str | None
-    agent_id: str
-    agent_version: str
-    check: str
-    check_version: str
-    kind: str
-    stage: str
-    mode: str
-    verdict: str
-    score: float | None
-    reason: str | None
-    spans: list[dict[str, Any]]
-    checked_at: datetime
-    turn_created_at: datetime
-
-    @classmethod
-    def from_row(cls, row: Mapping[Any, Any]) -> ResultRow:
-        return cls(
-            id=row["id"],
-            turn_id=row["turn_id"],
-            thread_id=row["thread_id"],
-            agent_id=row["agent_id"],
-            agent_version=row["agent_version"],
-            check=row["check_name"],
-            check_version=row["check_version"],
-            kind=row["check_kind"],
-            stage=row["stage"],
-            mode=row["mode"],
-            verdict=row["verdict"],
-            score=row["score"],
-            reason=row["reason"],
-            spans=row["spans"],
-            checked_at=row["checked_at"],
-            turn_created_at=row["turn_created_at"],
-        )
-
-    @property
-    def position(self) -> Position:
-        return Position(self.checked_at, self.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +42,7 @@ class ResultPages:
 
     async def page(
         self, check: str, where: ResultFilter, *, limit: int, after: Position | None = None
-    ) -> tuple[list[ResultRow], Position | None]:
+    ) -> tuple[list[StoredResult], Position | None]:
         """Up to ``limit`` results, newest first, older than ``after``; and the position to
         ask for next, None when this page is the last."""
         r = check_results.c
@@ -113,15 +66,8 @@ class ResultPages:
                 )
             )
         async with self.database.transaction() as conn:
-            rows = [ResultRow.from_row(row) for row in (await conn.execute(query)).mappings()]
+            rows = [StoredResult.from_row(row) for row in (await conn.execute(query)).mappings()]
         if len(rows) <= limit:
             return rows, None
         rows = rows[:limit]
-        return rows, rows[-1].position
-
-    async def of_turn(self, turn_id: str) -> list[ResultRow]:
-        """Every stored result of one turn, in the order they were stored."""
-        r = check_results.c
-        query = select(check_results).where(r.turn_id == turn_id).order_by(r.id)
-        async with self.database.transaction() as conn:
-            return [ResultRow.from_row(row) for row in (await conn.execute(query)).mappings()]
+        return rows, Position(rows[-1].checked_at, rows[-1].id)

@@ -7,10 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+_NOT_PRINTED = ("id", "thread_id")
+"""Left out of the commands' JSON, which has carried neither."""
+
 
 @dataclass(frozen=True, slots=True)
 class StoredResult:
+    id: int
+    """The row's own id: the order results were stored in, and the API's page key."""
     turn_id: str
+    thread_id: str | None
     check: str
     check_version: str
     kind: str
@@ -32,7 +38,9 @@ class StoredResult:
     @classmethod
     def from_row(cls, row: Mapping[Any, Any]) -> StoredResult:
         return cls(
+            id=row["id"],
             turn_id=row["turn_id"],
+            thread_id=row["thread_id"],
             check=row["check_name"],
             check_version=row["check_version"],
             kind=row["check_kind"],
@@ -53,7 +61,7 @@ class StoredResult:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__slots__}
+        data = {name: getattr(self, name) for name in self.__slots__ if name not in _NOT_PRINTED}
         for name in ("turn_created_at", "checked_at", "expires_at"):
             data[name] = data[name].isoformat()
         return data
