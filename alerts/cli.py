@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal
 
 import typer
 from rich.console import Console
@@ -21,30 +19,12 @@ from turncheck.worker import exits, startup
 from turncheck.worker.checks import load_checks
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.parts import utc_now
-from turncheck.worker.preflight import database_errors
-from turncheck.worker.settings import Settings
-from turncheck.worker.store import Database, create_engine
+from turncheck.worker.store import Store
 
 app = typer.Typer(
     help="Daily alerts when a check's pass rate drops.", no_args_is_help=True, rich_markup_mode=None
 )
 err = Console(stderr=True)
-T = TypeVar("T")
-
-
-def _with_database(settings: Settings, work: Callable[[Database], Awaitable[T]]) -> T:
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-
-    async def run() -> T:
-        database = Database(create_engine(settings.database_url))
-        try:
-            return await work(database)
-        finally:
-            await database.close()
-
-    with database_errors(settings.database_url):
-        return asyncio.run(run())
 
 
 @app.command("run-once")
@@ -59,8 +39,8 @@ def run_once(
     settings = startup.settings()
     checks = load_checks(settings.checks)
 
-    async def work(database: Database) -> RoundReport:
-        alerter = build_alerter(settings, checks, database, utc_now)
+    async def work(store: Store) -> RoundReport:
+        alerter = build_alerter(settings, checks, store.database, utc_now)
         if alerter is None:
             raise ConfigurationError(
                 f"no alert channel is configured: set {SETTINGS_OF['slack']}; or "
@@ -68,7 +48,7 @@ def run_once(
             )
         return await alerter.run_once()
 
-    report = _with_database(settings, work)
+    report = startup.on_store(settings, work)
     if as_json:
         print(json.dumps(dataclasses.asdict(report)))
     else:
@@ -100,8 +80,8 @@ def preview(
     checks = load_checks(settings.checks)
     rendering = templates(settings)
 
-    async def work(database: Database) -> Notice:
-        alerter = preview_alerter(settings, checks, database, utc_now)
+    async def work(store: Store) -> Notice:
+        alerter = preview_alerter(settings, checks, store.database, utc_now)
         if check is None:
             return await alerter.digest_notice()
         notice, crossed = await alerter.preview(alerter.find(check, agent))
@@ -113,7 +93,7 @@ def preview(
         err.print(f"{check} for {notice.agent_id}: {state}", highlight=False)
         return notice
 
-    notice = _with_database(settings, work)
+    notice = startup.on_store(settings, work)
     out = Console(highlight=False, soft_wrap=True)
     if channel in ("slack", "both"):
         message = rendering.slack(notice)
@@ -140,10 +120,10 @@ def history(
     settings = startup.settings()
     since = utc_now().date() - timedelta(days=days - 1)
 
-    async def work(database: Database) -> list[HistoryRow]:
-        return await AlertStore(database).history(since, check)
+    async def work(store: Store) -> list[HistoryRow]:
+        return await AlertStore(store.database).history(since, check)
 
-    rows = _with_database(settings, work)
+    rows = startup.on_store(settings, work)
     if as_json:
         print(json.dumps([row.as_dict() for row in rows], indent=2))
         return

@@ -3,18 +3,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from datetime import datetime
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from turncheck.worker import exits, report, startup
-from turncheck.worker.parts import open_store, utc_now
-from turncheck.worker.preflight import database_errors
-from turncheck.worker.settings import Settings
+from turncheck.worker.parts import utc_now
 
 err = Console(stderr=True)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -26,10 +22,7 @@ def results(
 ) -> None:
     """Show the stored results of one turn (exit 1 when it has none)."""
     settings = startup.settings()
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-    with database_errors(settings.database_url):
-        found = asyncio.run(_results(settings, turn_id))
+    found = startup.on_store(settings, lambda store: store.queries.results_for_turn(turn_id))
     if as_json:
         print(json.dumps([r.as_dict() for r in found], indent=2))
     elif found:
@@ -38,14 +31,6 @@ def results(
         err.print(f"no results for turn {turn_id}", highlight=False)
     if not found:
         raise typer.Exit(exits.REJECTED)
-
-
-async def _results(settings: Settings, turn_id: str) -> list[report.StoredResult]:
-    store = open_store(settings)
-    try:
-        return await store.queries.results_for_turn(turn_id)
-    finally:
-        await store.close()
 
 
 def pass_rates(
@@ -67,29 +52,15 @@ def pass_rates(
     now = utc_now()
     start = startup.parse_since(since, now)
     end = startup.parse_since(until, now) if until is not None else None
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-    with database_errors(settings.database_url):
-        rows = asyncio.run(_pass_rates(settings, start, end, check, agent))
+    rows = startup.on_store(
+        settings,
+        lambda store: store.queries.pass_rates(since=start, until=end, check=check, agent=agent),
+    )
     if as_json:
         window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
         print(json.dumps({**window, "rates": [r.as_dict() for r in rows]}, indent=2))
     else:
         Console().print(report.pass_rate_table(rows, start))
-
-
-async def _pass_rates(
-    settings: Settings,
-    since: datetime,
-    until: datetime | None,
-    check: str | None,
-    agent: str | None,
-) -> list[report.PassRate]:
-    store = open_store(settings)
-    try:
-        return await store.queries.pass_rates(since=since, until=until, check=check, agent=agent)
-    finally:
-        await store.close()
 
 
 def failures(
@@ -112,28 +83,13 @@ def failures(
     now = utc_now()
     start = startup.parse_since(since, now)
     end = startup.parse_since(until, now) if until is not None else None
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-    with database_errors(settings.database_url):
-        found = asyncio.run(_not_passed(settings, check, agent, start, end, limit))
+    found = startup.on_store(
+        settings,
+        lambda store: store.queries.not_passed(
+            check, agent=agent, since=start, until=end, limit=limit
+        ),
+    )
     if as_json:
         print(json.dumps([r.as_dict() for r in found], indent=2))
     else:
         Console().print(report.not_passed_table(found, check, start))
-
-
-async def _not_passed(
-    settings: Settings,
-    check: str,
-    agent: str | None,
-    since: datetime,
-    until: datetime | None,
-    limit: int,
-) -> list[report.StoredResult]:
-    store = open_store(settings)
-    try:
-        return await store.queries.not_passed(
-            check, agent=agent, since=since, until=until, limit=limit
-        )
-    finally:
-        await store.close()

@@ -3,7 +3,6 @@ registers them."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import datetime
 from typing import Annotated
@@ -14,9 +13,8 @@ from rich.console import Console
 from turncheck.worker import startup
 from turncheck.worker.erasure import ErasureReceipt
 from turncheck.worker.errors import ConfigurationError
-from turncheck.worker.parts import eraser_for, open_store, purger_for, utc_now
-from turncheck.worker.preflight import database_errors
-from turncheck.worker.purge import PurgeReport
+from turncheck.worker.parts import eraser_for, purger_for, utc_now
+from turncheck.worker.store import Store
 
 err = Console(stderr=True)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -28,18 +26,7 @@ def purge(as_json: JsonOption = False) -> None:
     `turncheck run` does this every TURNCHECK_PURGE_INTERVAL_S; pass-rate counts stay.
     """
     settings = startup.settings()
-    startup.reach(settings)
-    startup.embedded_schema(settings)
-
-    async def work() -> PurgeReport:
-        store = open_store(settings)
-        try:
-            return await purger_for(settings, store).purge(utc_now())
-        finally:
-            await store.close()
-
-    with database_errors(settings.database_url):
-        report = asyncio.run(work())
+    report = startup.on_store(settings, lambda store: purger_for(settings, store).purge(utc_now()))
     if as_json:
         print(json.dumps(report.as_dict()))
     else:
@@ -65,20 +52,13 @@ def erase(
     asked = _moment(requested_at) if requested_at else now
     if settings.erasure_key is None:
         raise ConfigurationError("TURNCHECK_ERASURE_KEY is not set: erasure needs it")
-    startup.reach(settings)
-    startup.embedded_schema(settings)
 
-    async def work() -> ErasureReceipt:
-        store = open_store(settings)
-        try:
-            eraser = eraser_for(settings, store)
-            assert eraser is not None  # the key was checked above
-            return await eraser.erase(person_id, requested_at=asked, now=now)
-        finally:
-            await store.close()
+    async def work(store: Store) -> ErasureReceipt:
+        eraser = eraser_for(settings, store)
+        assert eraser is not None  # the key was checked above
+        return await eraser.erase(person_id, requested_at=asked, now=now)
 
-    with database_errors(settings.database_url):
-        receipt = asyncio.run(work())
+    receipt = startup.on_store(settings, work)
     if as_json:
         print(json.dumps(receipt.as_dict()))
     else:

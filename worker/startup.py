@@ -10,14 +10,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.logs import configure_logging
 from turncheck.worker.preflight import database_errors, probe_broker, probe_database
 from turncheck.worker.settings import Settings, load_settings
+from turncheck.worker.store import Store
 from turncheck.worker.store.migrate import migrate as run_migrations
+
+T = TypeVar("T")
 
 SINCE_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -76,6 +81,23 @@ def migrate(settings: Settings) -> None:
     """Bring the database to the newest schema (idempotent)."""
     with database_errors(settings.database_url):
         run_migrations(settings.database_url)
+
+
+def on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
+    """``work`` on an open store, once the database answers (and, if embedded, is set
+    up); the store is closed after, and a database error becomes one line."""
+    reach(settings)
+    embedded_schema(settings)
+
+    async def run() -> T:
+        store = Store.open(settings.database_url, events_topic=settings.topic_events)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    with database_errors(settings.database_url):
+        return asyncio.run(run())
 
 
 def embedded_schema(settings: Settings) -> None:
