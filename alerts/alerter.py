@@ -65,11 +65,9 @@ class Alerter:
         self.store = store
         self.readings = Readings(store.database)
         self.watched = tuple(watched)
-        self.senders = senders
         self.clock = clock
         self.zone = zone
         self.links = links
-        self.owner = owner
         self.timing = timing
         self.digest_channels = tuple(digest_channels)
         self.delivery = Delivery(store, senders, clock=clock, owner=owner, timing=timing)

@@ -4,7 +4,7 @@ templates, and the ``Alerter`` over them. Refuses at start what could never be s
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -156,10 +156,24 @@ def check_alert_settings(settings: Settings, checks: CheckSet) -> str:
     never send; say what alerts will do."""
     configured = configured_channels(settings)
     if not configured:
-        return "alerts off: no Slack or mail channel configured"
+        return ALERTS_OFF
     watched = watched_checks(checks, default_policy(settings), configured)
     senders(settings, templates(settings))
-    return f"alerts on: {', '.join(configured)}; checks watched={len(watched)}"
+    return alerts_on(configured, watched)
+
+
+ALERTS_OFF = "alerts off: no Slack or mail channel configured"
+
+
+def alerts_on(channels: Iterable[str], watched: Sequence[Watched]) -> str:
+    return f"alerts on: {', '.join(channels)}; checks watched={len(watched)}"
+
+
+def describe(alerter: Alerter | None) -> str:
+    """What alerts will do, from the alerter already built (nothing is checked again)."""
+    if alerter is None:
+        return ALERTS_OFF
+    return alerts_on(alerter.delivery.senders, alerter.watched)
 
 
 def build_alerter(

@@ -11,7 +11,8 @@ from pathlib import Path
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
-from turncheck.alerts.setup import build_alerter, check_alert_settings
+from turncheck.alerts.setup import build_alerter
+from turncheck.alerts.setup import describe as describe_alerts
 from turncheck.worker.checks import CheckSet
 from turncheck.worker.consumer import KafkaDeadLetter, subscribe, subscribe_erasures
 from turncheck.worker.outbox import drain, run_outbox
@@ -110,7 +111,7 @@ def build_worker(
         if webhooks:
             hooks = serve_webhooks(settings, webhooks, store.database, clock, stop)
             tasks.append(asyncio.create_task(hooks))
-        log.info(check_alert_settings(settings, checks))
+        log.info(describe_alerts(alerter))
         if eraser is None:
             log.warning("erasure off: TURNCHECK_ERASURE_KEY is not set; requests wait on the topic")
         scheduler.start()
