@@ -4,7 +4,7 @@ counts for the trend."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import and_, case, func, literal, select
 
@@ -45,7 +45,7 @@ class Readings:
             failed=counts.get("failed", 0),
             errored=counts.get("errored", 0),
             not_judged=counts.get("not_judged", 0),
-            oldest_at=_aware(min(oldest)) if oldest else None,
+            oldest_at=min(oldest) if oldest else None,
         )
 
     async def hourly_counts(
@@ -64,7 +64,3 @@ class Readings:
             rows = (await conn.execute(query)).all()
         return [(start, int(passed or 0), int(n or 0)) for start, passed, n in rows]
 
-
-def _aware(moment: datetime) -> datetime:
-    # An aggregate is not typed by its column: SQLite gives back a naive UTC time.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
