@@ -63,4 +63,3 @@ class Readings:
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).all()
         return [(start, int(passed or 0), int(n or 0)) for start, passed, n in rows]
-

@@ -189,13 +189,23 @@ class Publisher:
     async def purge(self) -> int:
         """Delete rows sent more than ``keep_sent_s`` ago, in chunks; return how many."""
         before = self.clock() - timedelta(seconds=self.policy.keep_sent_s)
-        total = 0
-        for _ in range(self.policy.purge_max_chunks):
-            deleted = await self.store.purge_sent(before, self.policy.purge_chunk)
-            total += deleted
-            if deleted < self.policy.purge_chunk:
-                break
-        return total
+        return await purge_sent_events(
+            self.store, before, self.policy.purge_chunk, self.policy.purge_max_chunks
+        )
+
+
+async def purge_sent_events(
+    store: OutboxStore, before: datetime, chunk: int, max_chunks: int | None = None
+) -> int:
+    """Delete events sent before ``before``, ``chunk`` per transaction, in at most
+    ``max_chunks`` transactions (None: until none is left); return how many went."""
+    total = chunks = 0
+    while max_chunks is None or chunks < max_chunks:
+        deleted = await store.purge_sent(before, chunk)
+        total, chunks = total + deleted, chunks + 1
+        if deleted < chunk:
+            break
+    return total
 
 
 async def drain(

@@ -94,9 +94,7 @@ def embedded_api(
 
 
 def purger_for(settings: Settings, store: Store) -> Purger:
-    events = outbox_purge(
-        store.outbox.purge_sent, settings.outbox_keep_sent_s, settings.purge_chunk_rows
-    )
+    events = outbox_purge(store.outbox, settings.outbox_keep_sent_s, settings.purge_chunk_rows)
     return Purger(
         store.database,
         chunk_rows=settings.purge_chunk_rows,

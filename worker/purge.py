@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Delete, Table, delete, select, tuple_
 
 from turncheck.worker.erasure import Eraser
+from turncheck.worker.outbox import OutboxStore, purge_sent_events
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.tables import check_results, erasures, judge_pending
 
@@ -141,16 +142,11 @@ class Purger:
 
 
 def outbox_purge(
-    purge_sent: Callable[[datetime, int], Awaitable[int]], keep_sent_s: float, chunk_rows: int
+    outbox: OutboxStore, keep_sent_s: float, chunk_rows: int
 ) -> Callable[[datetime], Awaitable[int]]:
     """The outbox's purge of sent events, run to the end a chunk at a time."""
 
     async def purge(now: datetime) -> int:
-        total = 0
-        while True:
-            deleted = await purge_sent(now - timedelta(seconds=keep_sent_s), chunk_rows)
-            total += deleted
-            if deleted < chunk_rows:
-                return total
+        return await purge_sent_events(outbox, now - timedelta(seconds=keep_sent_s), chunk_rows)
 
     return purge

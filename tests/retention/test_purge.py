@@ -60,7 +60,7 @@ async def test_sent_events_past_their_keep_go_and_unsent_ones_stay(store: Store)
         await conn.execute(
             update(outbox).where(outbox.c.id.in_(first_four)).values(sent_at=FIXED_NOW - 2 * DAY)
         )
-    events = outbox_purge(store.outbox.purge_sent, keep_sent_s=86_400, chunk_rows=3)
+    events = outbox_purge(store.outbox, keep_sent_s=86_400, chunk_rows=3)
     report = await Purger(store.database, purge_events=events).purge(FIXED_NOW)
     assert report.events == 4 and await rows(store, outbox) == 2
 
