@@ -39,25 +39,36 @@ def verdict(case: dict[str, Any]) -> str:
 def outcomes() -> tuple[tuple[str, str, str, str], ...]:
     """(file, id, expect, verdict) for every case, run once; the report is written then."""
     rows = tuple(
-        (file, case["id"], case["expect"], verdict(case), case["disguise"])
+        (file, case["id"], case["expect"], verdict(case), case["disguise"], _check_label(case))
         for file, cases in disguised_cases().items()
         for case in cases
     )
     _report(rows)
-    return tuple((file, case_id, expect, got) for file, case_id, expect, got, _ in rows)
+    return tuple((file, case_id, expect, got) for file, case_id, expect, got, _, _ in rows)
 
 
-def _report(rows: tuple[tuple[str, str, str, str, str], ...]) -> None:
+def _check_label(case: dict[str, Any]) -> str:
+    check = case["check"]
+    if check["kind"] != "sensitive_data":
+        return str(check["kind"])
+    detectors = check.get("detectors")
+    return ", ".join(detectors) if detectors else "every detector"
+
+
+def _report(rows: tuple[tuple[str, str, str, str, str, str], ...]) -> None:
     by_file: dict[str, Counter[str]] = defaultdict(Counter)
+    by_check: dict[str, Counter[str]] = defaultdict(Counter)
     by_tag: dict[str, Counter[str]] = defaultdict(Counter)
-    for file, _, expect, got, tag in rows:
-        for counts in (by_file[file], by_tag[tag]):
+    for file, _, expect, got, tag, check in rows:
+        for counts in (by_file[file], by_check[check], by_tag[tag]):
             counts[expect] += 1
             counts[f"{expect}->{got}"] += 1
             counts["errored"] += got == "errored"
     REPORT.append("disguised data caught (expect failed), look-alikes passed (expect passed):")
     REPORT.extend(_line(name, counts) for name, counts in by_file.items())
     REPORT.append(_line("both files", sum(by_file.values(), Counter())))
+    REPORT.append("  by check, both files:")
+    REPORT.extend(_line(check, by_check[check]) for check in sorted(by_check))
     REPORT.append("  by disguise, both files:")
     REPORT.extend(_line(tag, by_tag[tag]) for tag in sorted(by_tag))
 
