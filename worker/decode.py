@@ -1,24 +1,40 @@
 """Decode a message's bytes into a ``Turn``, or say why it is not one.
 
+Two readers, one meaning. msgspec decodes the turns producers write every day straight
+into the worker's structs (``worker/turn.py``), several times faster than pydantic. It
+is never the one that refuses: a message it does not take goes to pydantic's contract
+model (``schemas/turn.py``), which accepts the lax forms it allows (a version written
+``7.0``, a time as a number or in lower case) or refuses with a reason naming fields.
+So the worker accepts exactly what the contract accepts and says why in the contract's
+words; ``tests/test_decode_differential.py`` holds the two readers to that.
+
 A producer that cuts a text mid-emoji leaves half a character behind: a lone UTF-16
 surrogate escaped in the JSON (``"\\ud83d"``), or stray bytes of a UTF-8 sequence.
-pydantic's JSON parser refuses both as invalid JSON, and PostgreSQL could store neither,
-yet the rest of the turn is worth checking. Such a message is decoded again with each
-broken character replaced by U+FFFD, one code point for one, so offsets into the text
-stay where the producer counted them.
+Both readers refuse such a message as invalid JSON, and PostgreSQL could store neither,
+yet the rest of the turn is worth checking. It is decoded again with each broken
+character replaced by U+FFFD, one code point for one, so offsets into the text stay
+where the producer counted them.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
+from typing import Any
 
+import msgspec
 from pydantic import ValidationError
 
-from turncheck.schemas.turn import Turn
+from turncheck.schemas.turn import Turn as TurnContract
 from turncheck.worker.errors import InvalidTurn
+from turncheck.worker.turn import Instant, Turn
 
 MAX_ERRORS_NAMED = 3
 REPLACEMENT_ESCAPE = "\\ufffd"
+
+# pydantic's JSON parser refuses nesting deeper than about 200 arrays or objects, msgspec's
+# only past 500. A message that may nest deeper than this is left to pydantic to decide.
+MAX_FAST_DEPTH = 150
 
 # A \u escape is one only after an even run of backslashes ("\\ud83d" is a backslash and
 # text). A high surrogate followed by a low one is a pair, kept; either half alone is not.
@@ -26,6 +42,15 @@ _SURROGATE_ESCAPE = re.compile(
     r"(?<!\\)((?:\\\\)*)"
     r"(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2})"
 )
+# The times msgspec's side reads itself: RFC 3339 as producers write it, where
+# datetime.fromisoformat and pydantic agree (up to microseconds; pydantic cuts finer
+# fractions where fromisoformat would round them).
+_PLAIN_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?"
+    r"(?:Z|[+-][0-9]{2}:[0-9]{2})\Z"
+)
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_INNERMOST = re.compile(rb"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
 
 
 def decode_turn(raw: bytes | None) -> Turn:
@@ -35,17 +60,34 @@ def decode_turn(raw: bytes | None) -> Turn:
     if raw is None:
         raise InvalidTurn("a tombstone: the message has no value")
     try:
-        return Turn.model_validate_json(raw)
+        turn = _FAST.decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return _by_contract(raw)
+    if _may_nest_deeper_than(raw, MAX_FAST_DEPTH):
+        return _by_contract(raw)
+    return turn
+
+
+def contract_turn(raw: bytes) -> TurnContract:
+    """The message as the contract's pydantic model, unknown fields kept (``model_extra``
+    at every level), or ``InvalidTurn``: for what needs the wire form, never the hot path."""
+    try:
+        return TurnContract.model_validate_json(raw)
     except ValidationError as exc:
         refused = exc
     if _not_json(refused):
         repaired = repair_broken_characters(raw)
         if repaired is not None:
             try:
-                return Turn.model_validate_json(repaired)
+                return TurnContract.model_validate_json(repaired)
             except ValidationError as exc:
                 refused = exc
     raise InvalidTurn(_reason(refused)) from None
+
+
+def _by_contract(raw: bytes) -> Turn:
+    accepted = contract_turn(raw).model_dump(by_alias=True)
+    return msgspec.convert(accepted, Turn, dec_hook=_instant)
 
 
 def repair_broken_characters(raw: bytes) -> str | None:
@@ -59,6 +101,29 @@ def repair_broken_characters(raw: bytes) -> str | None:
         replaced_bytes = True
     repaired = _SURROGATE_ESCAPE.sub(_keep_pairs, text)
     return repaired if replaced_bytes or repaired != text else None
+
+
+def _instant(kind: type, value: Any) -> Any:
+    """msgspec's hook for ``Instant``: the plain RFC 3339 form from JSON, or a datetime
+    pydantic parsed; anything else is left to pydantic (raising sends it there)."""
+    if kind is Instant:
+        if type(value) is str and _PLAIN_TIME.match(value):
+            return Instant.fromisoformat(value)
+        if isinstance(value, datetime) and (offset := value.utcoffset()) is not None:
+            return Instant.combine(value.date(), value.time(), timezone(offset))
+    raise ValueError("not a plain RFC 3339 time")
+
+
+def _may_nest_deeper_than(raw: bytes, depth: int) -> bool:
+    """Exact for valid JSON; counting brackets first settles almost every message."""
+    if raw.count(b"[") + raw.count(b"{") <= depth:
+        return False
+    structure = _STRING.sub(b"", raw)
+    for _ in range(depth):
+        structure, removed = _INNERMOST.subn(b"", structure)
+        if not removed:
+            return False
+    return _INNERMOST.search(structure) is not None
 
 
 def _keep_pairs(match: re.Match[str]) -> str:
@@ -83,3 +148,6 @@ def _reason(exc: ValidationError) -> str:
     if more > 0:
         named.append(f"and {more} more")
     return "not a valid turn.stored/v1: " + "; ".join(named)
+
+
+_FAST = msgspec.json.Decoder(Turn, dec_hook=_instant)
