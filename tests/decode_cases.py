@@ -64,6 +64,26 @@ def padded_turn(size: int) -> bytes:
     return json.dumps(data).encode()
 
 
+def structured_turn(size: int) -> bytes:
+    """A turn of about ``size`` bytes in many small parts: history, passages, tool rounds."""
+    data = rich_turn()
+    step = 0
+    while len(json.dumps(data)) < size:
+        step += 1
+        data["history"].append({"role": "user", "content": f"Message {step} on A-{step}."})
+        data["knowledge"].append({"source": f"doc{step}.md", "content": f"Passage {step}."})
+        data["rounds"].append(
+            {
+                "text": f"Step {step}",
+                "tool_calls": [{"id": f"c{step}", "name": "lookup", "arguments": {"n": step}}],
+                "tool_results": [
+                    {"call_id": f"c{step}", "content": {"items": [{"sku": step, "qty": 1}]}}
+                ],
+            }
+        )
+    return json.dumps(data).encode()
+
+
 def _with(path: str, value: Any, base: dict[str, Any] | None = None) -> dict[str, Any]:
     data = json.loads(json.dumps(base or rich_turn()))
     *parents, name = path.split(".")
@@ -169,6 +189,15 @@ def edge_messages() -> Iterator[tuple[str, bytes | None]]:
         deep_objects = b'{"a":' * depth + b"1" + b"}" * depth
         raw = json.dumps(_with("unknown", "DEEP")).encode().replace(b'"DEEP"', deep_objects)
         yield f"object depth {depth}", raw
+    many = json.loads(structured_turn(8_000))
+    for depth in [170, 185, 190, 196, 197, 205]:
+        deep = b"[" * depth + b"]" * depth
+        for at in ["rounds.0.tool_results.0.content", "rounds.0.unknown"]:
+            raw = json.dumps(_with(at, "DEEP", many)).encode().replace(b'"DEEP"', deep)
+            yield f"depth {depth} at {at} among many parts", raw
+        hidden = json.dumps(_with("rounds.0.tool_results.0.content", "DEEP", many)).encode()
+        hidden = hidden.replace(b'"DEEP"', deep).replace(b'"rounds": [', b'"rounds": [], "x": [', 1)
+        yield f"depth {depth} in a list the decoder drops", hidden
     yield "huge", padded_turn(2_000_000)
     yield "many errors", json.dumps({"schema": 1, "agent": [], "output": 2, "rounds": 3}).encode()
 

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.decode_cases import edge_messages, padded_turn, plain, rich_turn, variants
+from tests.decode_cases import (
+    edge_messages,
+    padded_turn,
+    plain,
+    rich_turn,
+    structured_turn,
+    variants,
+)
 from turncheck.worker import decode
 from turncheck.worker.decode import contract_turn, decode_turn
 from turncheck.worker.errors import InvalidTurn
@@ -66,6 +73,7 @@ EVERYDAY = {
     "unicode": json.dumps(rich_turn(output="héllo ☃ 😀"), ensure_ascii=False).encode(),
     "offset": json.dumps(rich_turn(created_at="2026-11-29T10:00:00.123+05:30")).encode(),
     "8 KB": padded_turn(8_000),
+    "8 KB in many parts": structured_turn(8_000),
 }
 
 

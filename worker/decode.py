@@ -32,9 +32,13 @@ from turncheck.worker.turn import Instant, Turn
 MAX_ERRORS_NAMED = 3
 REPLACEMENT_ESCAPE = "\\ufffd"
 
-# pydantic's JSON parser refuses nesting deeper than about 200 arrays or objects, msgspec's
-# only past 500. A message that may nest deeper than this is left to pydantic to decide.
-MAX_FAST_DEPTH = 150
+# pydantic's JSON parser refuses a message nested deeper than 200 arrays and objects;
+# msgspec's limit is Python's recursion limit. A message that may nest deeper than this is
+# left to pydantic to decide.
+MAX_FAST_DEPTH = 190
+# The most containers of the contract's own on one path (turn, rounds, round, tool_calls,
+# call, arguments): anything deeper is inside a value of any shape or an unknown field.
+CONTRACT_DEPTH = 6
 
 # A \u escape is one only after an even run of backslashes ("\\ud83d" is a backslash and
 # text). A high surrogate followed by a low one is a pair, kept; either half alone is not.
@@ -49,8 +53,6 @@ _PLAIN_TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?"
     r"(?:Z|[+-][0-9]{2}:[0-9]{2})\Z"
 )
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_INNERMOST = re.compile(rb"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
 
 
 def decode_turn(raw: bytes | None) -> Turn:
@@ -63,7 +65,8 @@ def decode_turn(raw: bytes | None) -> Turn:
         turn = _FAST.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return _by_contract(raw)
-    if _may_nest_deeper_than(raw, MAX_FAST_DEPTH):
+    openers = raw.count(b"[") + raw.count(b"{")
+    if openers > MAX_FAST_DEPTH and CONTRACT_DEPTH + openers - _parts(turn) > MAX_FAST_DEPTH:
         return _by_contract(raw)
     return turn
 
@@ -114,16 +117,33 @@ def _instant(kind: type, value: Any) -> Any:
     raise ValueError("not a plain RFC 3339 time")
 
 
-def _may_nest_deeper_than(raw: bytes, depth: int) -> bool:
-    """Exact for valid JSON; counting brackets first settles almost every message."""
-    if raw.count(b"[") + raw.count(b"{") <= depth:
-        return False
-    structure = _STRING.sub(b"", raw)
-    for _ in range(depth):
-        structure, removed = _INNERMOST.subn(b"", structure)
-        if not removed:
-            return False
-    return _INNERMOST.search(structure) is not None
+def _parts(turn: Turn) -> int:
+    """How many of the message's arrays and objects are surely the contract's own (a list
+    or object left out of the message is not counted, even when its default is there).
+
+    A path in the message nests at most ``CONTRACT_DEPTH`` of them, then values of any
+    shape and unknown fields, which hold every other bracket of the message (brackets in
+    strings only add): so ``CONTRACT_DEPTH + openers - _parts(turn)`` bounds its depth."""
+    parts = 3  # the turn, its agent, its output
+    given = turn.input
+    if given.messages or given.prompt_variables or given.transcript is not None:
+        parts += 1 + _listed(given.messages) + bool(given.prompt_variables)
+    parts += _listed(turn.knowledge) + _listed(turn.history) + _listed(turn.private_values)
+    if turn.rounds:
+        parts += 1 + len(turn.rounds)
+        for round_ in turn.rounds:
+            parts += _listed(round_.tool_calls) + _listed(round_.tool_results)
+            parts += sum(
+                1
+                for call in round_.tool_calls
+                if isinstance(call.arguments, dict) and call.arguments
+            )
+    return parts
+
+
+def _listed(items: list[Any]) -> int:
+    """A list and its objects, when it has any (then it was in the message)."""
+    return 1 + len(items) if items else 0
 
 
 def _keep_pairs(match: re.Match[str]) -> str:
