@@ -65,6 +65,8 @@ def decode_turn(raw: bytes | None) -> Turn:
         turn = _FAST.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return _by_contract(raw)
+    if _has_nul(turn):
+        return _by_contract(raw)
     openers = raw.count(b"[") + raw.count(b"{")
     if openers > MAX_FAST_DEPTH and CONTRACT_DEPTH + openers - _parts(turn) > MAX_FAST_DEPTH:
         return _by_contract(raw)
@@ -115,6 +117,18 @@ def _instant(kind: type, value: Any) -> Any:
         if isinstance(value, datetime) and (offset := value.utcoffset()) is not None:
             return Instant.combine(value.date(), value.time(), timezone(offset))
     raise ValueError("not a plain RFC 3339 time")
+
+
+def _has_nul(turn: Turn) -> bool:
+    """Whether a stored id holds a NUL, which PostgreSQL text cannot."""
+    version = turn.agent.version
+    return (
+        "\x00" in turn.turn_id
+        or "\x00" in turn.agent.id
+        or (turn.thread_id is not None and "\x00" in turn.thread_id)
+        or (turn.person_id is not None and "\x00" in turn.person_id)
+        or (isinstance(version, str) and "\x00" in version)
+    )
 
 
 def _parts(turn: Turn) -> int:

@@ -24,16 +24,15 @@ import msgspec
 from turncheck.schemas.turn import AGENT_VERSION_MAX_CHARS, STORED_ID_MAX_CHARS
 
 # Python's ``$`` also matches before a final newline, pydantic's does not: ``\Z`` is its end.
-_NO_NUL = r"^[^\x00]*\Z"
 _DIGEST = r"^[0-9a-f]{64}\Z"
 
-StoredId = Annotated[str, msgspec.Meta(max_length=STORED_ID_MAX_CHARS, pattern=_NO_NUL)]
-RequiredId = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=STORED_ID_MAX_CHARS, pattern=_NO_NUL)
-]
+# The stored ids refuse NUL too (``schemas/turn.py``); ``decode_turn`` looks for one itself,
+# four times faster than a pattern here.
+StoredId = Annotated[str, msgspec.Meta(max_length=STORED_ID_MAX_CHARS)]
+RequiredId = Annotated[str, msgspec.Meta(min_length=1, max_length=STORED_ID_MAX_CHARS)]
 AgentVersion = (
     Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
-    | Annotated[str, msgspec.Meta(max_length=AGENT_VERSION_MAX_CHARS, pattern=_NO_NUL)]
+    | Annotated[str, msgspec.Meta(max_length=AGENT_VERSION_MAX_CHARS)]
 )
 Digest = Annotated[str, msgspec.Meta(pattern=_DIGEST)]
 
