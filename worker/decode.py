@@ -36,9 +36,9 @@ REPLACEMENT_ESCAPE = "\\ufffd"
 # msgspec's limit is Python's recursion limit. A message that may nest deeper than this is
 # left to pydantic to decide.
 MAX_FAST_DEPTH = 190
-# The most containers of the contract's own on one path (turn, rounds, round, tool_calls,
-# call, arguments): anything deeper is inside a value of any shape or an unknown field.
-CONTRACT_DEPTH = 6
+# The most arrays and objects of the contract's own on one path (turn, rounds, round,
+# tool_calls, call): anything deeper is in a value of any shape or an unknown field.
+CONTRACT_DEPTH = 5
 
 # A \u escape is one only after an even run of backslashes ("\\ud83d" is a backslash and
 # text). A high surrogate followed by a low one is a pair, kept; either half alone is not.
@@ -67,8 +67,7 @@ def decode_turn(raw: bytes | None) -> Turn:
         return _by_contract(raw)
     if _has_nul(turn):
         return _by_contract(raw)
-    openers = raw.count(b"[") + raw.count(b"{")
-    if openers > MAX_FAST_DEPTH and CONTRACT_DEPTH + openers - _parts(turn) > MAX_FAST_DEPTH:
+    if not _nests_within(MAX_FAST_DEPTH, raw, turn):
         return _by_contract(raw)
     return turn
 
@@ -131,28 +130,28 @@ def _has_nul(turn: Turn) -> bool:
     )
 
 
-def _parts(turn: Turn) -> int:
-    """How many of the message's arrays and objects are surely the contract's own (a list
-    or object left out of the message is not counted, even when its default is there).
+def _nests_within(depth: int, raw: bytes, turn: Turn) -> bool:
+    """Whether the message surely nests no deeper than ``depth`` arrays and objects.
 
-    A path in the message nests at most ``CONTRACT_DEPTH`` of them, then values of any
-    shape and unknown fields, which hold every other bracket of the message (brackets in
-    strings only add): so ``CONTRACT_DEPTH + openers - _parts(turn)`` bounds its depth."""
-    parts = 3  # the turn, its agent, its output
+    A path nests at most ``CONTRACT_DEPTH`` of the contract's own, then values of any shape
+    and unknown fields, which hold every other bracket of the message (brackets in strings
+    only add). So the depth is at most ``CONTRACT_DEPTH`` + the brackets of the message
+    that are not the turn's own parts; the parts are counted until the bound is low enough.
+    A part the message left out is not counted, even when its default is there."""
+    spare = depth - CONTRACT_DEPTH - raw.count(b"[") - raw.count(b"{")
+    spare += 3  # the turn, its agent, its output
     given = turn.input
     if given.messages or given.prompt_variables or given.transcript is not None:
-        parts += 1 + _listed(given.messages) + bool(given.prompt_variables)
-    parts += _listed(turn.knowledge) + _listed(turn.history) + _listed(turn.private_values)
-    if turn.rounds:
-        parts += 1 + len(turn.rounds)
-        for round_ in turn.rounds:
-            parts += _listed(round_.tool_calls) + _listed(round_.tool_results)
-            parts += sum(
-                1
-                for call in round_.tool_calls
-                if isinstance(call.arguments, dict) and call.arguments
-            )
-    return parts
+        spare += 1 + _listed(given.messages) + bool(given.prompt_variables)
+    spare += _listed(turn.knowledge) + _listed(turn.history) + _listed(turn.private_values)
+    spare += _listed(turn.rounds)
+    rounds = iter(turn.rounds)
+    while spare < 0:
+        round_ = next(rounds, None)
+        if round_ is None:
+            return False
+        spare += _listed(round_.tool_calls) + _listed(round_.tool_results)
+    return True
 
 
 def _listed(items: list[Any]) -> int:
