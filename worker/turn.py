@@ -1,10 +1,11 @@
 """The turn the worker checks: frozen, slotted msgspec structs decoded straight from JSON.
 
 They mirror the contract's pydantic models (``schemas/turn.py``, which generate the JSON
-Schema) field for field and constraint for constraint; ``worker/decode.py`` holds the
-two to one meaning and ``tests/test_decode_differential.py`` proves it on every edge.
-Unknown fields are accepted and skipped: nothing inside reads them (``decode.unknown_fields``
-gives them from a message when something does).
+Schema) field for field and constraint for constraint (``decode_turn`` itself looks for
+NUL in the stored ids); ``worker/decode.py`` holds the two to one meaning and
+``tests/test_decode_differential.py`` proves it on every edge. Unknown fields are
+accepted and skipped: nothing inside reads them (``decode.contract_turn`` gives the
+pydantic model, which keeps them, when something does).
 
 The structs are not tracked by the garbage collector (``gc=False``: a third of the
 decoding time on a turn of many parts): they are frozen, and decoded JSON holds no cycle.
