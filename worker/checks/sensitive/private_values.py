@@ -33,7 +33,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import compress, count, repeat
 
-from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
@@ -49,6 +48,7 @@ from turncheck.worker.checks.sensitive.private_forms import (
     with_digits,
 )
 from turncheck.worker.checks.sensitive.spans import merged
+from turncheck.worker.turn import PrivateValue
 
 ONE_WINDOW_CHARS = 8_192
 WINDOW_WORDS = 1_024
