@@ -28,7 +28,6 @@ windows and inside them. A message of up to ``ONE_WINDOW_CHARS`` is one window.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import compress, count, repeat
@@ -43,19 +42,16 @@ from turncheck.worker.checks.sensitive.private_forms import (
     PUNCTUATION,
     WORD,
     compact,
-    distinct_forms,
     pieces,
     runs_of,
-    with_digits,
 )
+from turncheck.worker.checks.sensitive.private_hashes import Digests, form_hits
 from turncheck.worker.checks.sensitive.spans import merged
 
 ONE_WINDOW_CHARS = 8_192
 WINDOW_WORDS = 1_024
 _CONTEXT_WORDS = MAX_VALUE_WORDS - 1
-_HASHES_PER_CHECK = 4_096
-
-_Digests = dict[str, set[bytes]]
+_VALUES_PER_CHECK = 4_096
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +79,13 @@ def find_private_values(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
     yield from merged(spans)
 
 
-def _digests(values: tuple[PrivateValue, ...], budget: Budget) -> tuple[_Digests, _Digests]:
+def _digests(values: tuple[PrivateValue, ...], budget: Budget) -> tuple[Digests, Digests]:
     """The digests by salt, exact and case-folded: one hash per salt, not per value (values
     entered together often share a salt)."""
-    by_salt: _Digests = {}
-    folded_by_salt: _Digests = {}
+    by_salt: Digests = {}
+    folded_by_salt: Digests = {}
     for seen, value in enumerate(values):
-        if not seen % _HASHES_PER_CHECK:
+        if not seen % _VALUES_PER_CHECK:
             budget.check()
         by_salt.setdefault(value.salt, set()).add(bytes.fromhex(value.sha256))
         if value.sha256_casefold:
@@ -113,26 +109,23 @@ def _windows(text: str, budget: Budget) -> Iterator[_Window]:
 
 def _find_in(
     window: _Window,
-    by_salt: _Digests,
-    folded_by_salt: _Digests,
+    by_salt: Digests,
+    folded_by_salt: Digests,
     budget: Budget,
     spans: list[tuple[int, int]],
     last_end: int,
 ) -> int:
     """Add the spans of the runs that start in ``window`` to ``spans``; the new ``last_end``."""
     text, offset = window.text, window.offset
+    cut = pieces(text, (window.start, window.end, window.first), budget)
+    # Hashing is the cost: each form is hashed once per salt, up front, and the
+    # search below compares forms with the few that hit.
+    hits = form_hits(text, [form for form, _, _ in cut], by_salt, folded_by_salt, budget)
+    if not hits:
+        return last_end
     tokens = WORD.findall(text)
     runs = runs_of(tokens)
     stripped = [list(map(str.strip, run, repeat(PUNCTUATION))) for run in runs]
-    cut = pieces(text, tokens, runs, (window.start, window.end, window.first), budget)
-    # Hashing is the cost: each distinct form is hashed once per salt, up front,
-    # and the search below compares forms with the few that hit.
-    forms = distinct_forms(runs, stripped, with_digits(tokens, stripped), cut)
-    hits = _hits(forms, by_salt, budget)
-    if folded_by_salt:
-        hits |= _hits(forms, folded_by_salt, budget, fold=True)
-    if not hits:
-        return last_end
     spans.extend((start + offset, end + offset) for form, start, end in cut if form in hits)
     words = [m.span() for m in WORD.finditer(text)]
     own = range(window.first, window.first + window.count)
@@ -148,26 +141,6 @@ def _find_in(
                 last_end = span[1] + offset
                 break
     return last_end
-
-
-def _hits(
-    forms: list[str], by_salt: dict[str, set[bytes]], budget: Budget, fold: bool = False
-) -> set[str]:
-    """Which forms (case-folded first, with ``fold``) have one of the digests."""
-    encoded = [(form.casefold() if fold else form).encode("utf-8") for form in forms]
-    found: set[str] = set()
-    for salt, digests in by_salt.items():
-        # Copying the salted state is cheaper than a new hash of salt + form.
-        copy = hashlib.sha256(salt.encode("utf-8")).copy
-        for first in range(0, len(forms), _HASHES_PER_CHECK):
-            budget.check()
-            last = first + _HASHES_PER_CHECK
-            for form, data in zip(forms[first:last], encoded[first:last], strict=True):
-                digest = copy()
-                digest.update(data)
-                if digest.digest() in digests:
-                    found.add(form)
-    return found
 
 
 def _starts(hits: set[str], runs: list[list[str]], stripped: list[list[str]]) -> list[int]:

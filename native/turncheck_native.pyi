@@ -1,0 +1,18 @@
+"""The hashing half of turncheck's private_values detector (see src/lib.rs)."""
+
+class Forms:
+    """The candidate forms of one window's text, to be hashed under each salt."""
+
+    def __init__(
+        self,
+        text: str,
+        extra: list[str],
+        salts: list[tuple[bytes, list[bytes], list[bytes]]],
+        punctuation: str,
+        max_words: int,
+        folded: tuple[str, list[str]] | None = None,
+    ) -> None: ...
+    def __len__(self) -> int:
+        """Slots ``hits`` walks through: one per (first word, run length), one per extra."""
+    def hits(self, at: int) -> tuple[list[str], int]:
+        """Forms of the slots from ``at`` on with a sought digest, and the slot to go on from."""
