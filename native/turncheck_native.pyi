@@ -16,3 +16,8 @@ class Forms:
         """Slots ``hits`` walks through: one per (first word, run length), one per extra."""
     def hits(self, at: int) -> tuple[list[str], int]:
         """Forms of the slots from ``at`` on with a sought digest, and the slot to go on from."""
+
+def word_windows(
+    text: str, window_words: int, context_words: int
+) -> list[tuple[int, int, int, int, int, int]]:
+    """``(lo, hi, first, count, own_start, own_end)`` of each window of a long text."""

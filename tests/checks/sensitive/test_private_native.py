@@ -20,6 +20,7 @@ from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.sensitive import private_values
 from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.native import NATIVE, Native
 from turncheck.worker.checks.sensitive.private_forms import (
     PUNCTUATION,
     WORD,
@@ -28,13 +29,7 @@ from turncheck.worker.checks.sensitive.private_forms import (
     runs_of,
     with_digits,
 )
-from turncheck.worker.checks.sensitive.private_hashes import (
-    NATIVE_FORMS,
-    Digests,
-    FormHits,
-    native_hits,
-    pure_hits,
-)
+from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
 
 CORPUS = Path(__file__).parents[2] / "corpus"
 ALPHABET = [
@@ -54,7 +49,7 @@ WORDS = [
 
 @pytest.fixture(autouse=True)
 def _native_installed() -> None:
-    if NATIVE_FORMS is not None:
+    if NATIVE is not None:
         return
     message = "turncheck_native is not installed: `pip install ./native` builds it (needs cargo)"
     if os.environ.get("CI"):
@@ -102,17 +97,20 @@ def values_from(text: str, rng: random.Random, count: int) -> tuple[PrivateValue
 
 
 def found_with(
-    hits: FormHits, text: str, values: tuple[PrivateValue, ...], monkeypatch: pytest.MonkeyPatch
+    native: Native | None,
+    text: str,
+    values: tuple[PrivateValue, ...],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> list[tuple[int, int]]:
-    monkeypatch.setattr(private_values, "form_hits", hits)
+    monkeypatch.setattr(private_values, "native", native)
     return list(private_values.find_private_values(text, DetectorContext(private_values=values)))
 
 
 def assert_same_findings(
     text: str, values: tuple[PrivateValue, ...], monkeypatch: pytest.MonkeyPatch
 ) -> bool:
-    pure = found_with(pure_hits, text, values, monkeypatch)
-    assert found_with(native_hits, text, values, monkeypatch) == pure
+    pure = found_with(None, text, values, monkeypatch)
+    assert found_with(NATIVE, text, values, monkeypatch) == pure
     return bool(pure)
 
 
@@ -172,6 +170,21 @@ def test_long_texts_read_in_windows_give_the_same_findings(
         assert assert_same_findings(text, values_from(text, rng, 12), monkeypatch)
 
 
+def test_small_windows_give_the_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows of a few words over texts with white space of every kind at either end: both
+    paths cut them at the same words."""
+    rng = random.Random(14)
+    monkeypatch.setattr(private_values, "ONE_WINDOW_CHARS", 0)
+    with_findings = 0
+    for _ in range(300):
+        monkeypatch.setattr(private_values, "WINDOW_WORDS", rng.choice([1, 2, 3, 7, 30]))
+        edge = rng.choice(["", " ", "\n\u2028", "\x1c", "\u00a0 "])
+        text = edge + random_text(rng, rng.randint(0, 40)) + edge
+        values = values_from(text, rng, rng.randint(1, 3))
+        with_findings += assert_same_findings(text, values, monkeypatch)
+    assert with_findings > 150
+
+
 @pytest.mark.parametrize(
     ("value", "text", "expected"),
     [
@@ -187,8 +200,8 @@ def test_case_folded_digests_find_the_same_spans(
     """Python's case folding decides what matches in both paths, lengths changing or not."""
     folded = digest("s", value.casefold())
     values = (PrivateValue(salt="s", sha256=digest("s", value), sha256_casefold=folded),)
-    for hits in (pure_hits, native_hits):
-        spans = found_with(hits, text, values, monkeypatch)
+    for native in (None, NATIVE):
+        spans = found_with(native, text, values, monkeypatch)
         assert [text[start:end] for start, end in spans] == expected
 
 
@@ -246,6 +259,6 @@ def test_hashing_long_words_stops_soon_after_the_budget_is_spent() -> None:
     assert time.thread_time() - started < 0.25
 
 
-def test_private_values_hashes_with_the_extension_when_it_is_installed() -> None:
+def test_private_values_runs_on_the_extension_when_it_is_installed() -> None:
     """Installing the extension is all it takes for the detector to use it."""
-    assert private_values.form_hits is native_hits
+    assert private_values.native is NATIVE is not None

@@ -6,12 +6,9 @@ keep one contract and give the same set of forms (a differential test holds
 them to it):
 
 - ``pure_hits``, the reference, in Python with ``hashlib``;
-- ``native_hits``, the ``turncheck_native`` extension (Rust, ``native/``),
-  several times faster; it hashes bounded chunks without the GIL and the
-  budget is checked between them.
-
-``form_hits`` is the native one when the extension is installed, else the
-pure one; nothing else imports the extension.
+- ``native_hits``, in the ``turncheck_native`` extension, several times
+  faster; it hashes bounded chunks without the GIL and the budget is checked
+  between them.
 """
 
 from __future__ import annotations
@@ -19,9 +16,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from itertools import repeat
-from typing import TYPE_CHECKING
 
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.sensitive.native import NATIVE
 from turncheck.worker.checks.sensitive.private_forms import (
     MAX_VALUE_WORDS,
     PUNCTUATION,
@@ -30,9 +27,6 @@ from turncheck.worker.checks.sensitive.private_forms import (
     runs_of,
     with_digits,
 )
-
-if TYPE_CHECKING:
-    from turncheck_native import Forms
 
 Digests = dict[str, set[bytes]]
 """Digests (32 bytes each) by salt."""
@@ -46,17 +40,6 @@ separators inside words (``private_forms.pieces``); a form counts for
 """
 
 HASHES_PER_CHECK = 4_096
-
-
-def _native_forms() -> type[Forms] | None:
-    try:
-        from turncheck_native import Forms
-    except ImportError:  # optional: without it the pure path runs, with the same results
-        return None
-    return Forms
-
-
-NATIVE_FORMS = _native_forms()
 
 
 def pure_hits(
@@ -94,7 +77,7 @@ def native_hits(
     text: str, cut: list[str], by_salt: Digests, folded_by_salt: Digests, budget: Budget
 ) -> set[str]:
     """``pure_hits`` in the extension; raises ``RuntimeError`` when it is not installed."""
-    if NATIVE_FORMS is None:
+    if NATIVE is None:
         raise RuntimeError("turncheck_native is not installed")
     salts = [
         (salt.encode("utf-8"), list(by_salt.get(salt, ())), list(folded_by_salt.get(salt, ())))
@@ -102,7 +85,7 @@ def native_hits(
     ]
     # Python's case folding is the reference; the extension hashes what it is given.
     folded = (text.casefold(), [form.casefold() for form in cut]) if folded_by_salt else None
-    forms = NATIVE_FORMS(text, cut, salts, PUNCTUATION, MAX_VALUE_WORDS, folded)
+    forms = NATIVE.forms(text, cut, salts, PUNCTUATION, MAX_VALUE_WORDS, folded)
     found: set[str] = set()
     at, end = 0, len(forms)
     while at < end:
@@ -110,6 +93,3 @@ def native_hits(
         hits, at = forms.hits(at)
         found.update(hits)
     return found
-
-
-form_hits: FormHits = pure_hits if NATIVE_FORMS is None else native_hits

@@ -24,6 +24,10 @@ A long text is read in windows of ``WINDOW_WORDS`` words, each with the
 ``MAX_VALUE_WORDS - 1`` words before and after it as context, so every run
 that starts in a window is whole in it; the budget is checked between
 windows and inside them. A message of up to ``ONE_WINDOW_CHARS`` is one window.
+
+With the ``turncheck_native`` extension installed (``native``), hashing and
+cutting a long text into windows run in it, with the same results as the
+pure-Python reference here and in ``private_hashes``.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.native import NATIVE
 from turncheck.worker.checks.sensitive.private_forms import (
     DIGIT,
     MAX_VALUE_WORDS,
@@ -45,13 +50,16 @@ from turncheck.worker.checks.sensitive.private_forms import (
     pieces,
     runs_of,
 )
-from turncheck.worker.checks.sensitive.private_hashes import Digests, form_hits
+from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
 from turncheck.worker.checks.sensitive.spans import merged
 
 ONE_WINDOW_CHARS = 8_192
 WINDOW_WORDS = 1_024
 _CONTEXT_WORDS = MAX_VALUE_WORDS - 1
 _VALUES_PER_CHECK = 4_096
+
+native = NATIVE
+"""The extension this module runs on, or ``None`` for the pure-Python reference."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,14 +105,25 @@ def _windows(text: str, budget: Budget) -> Iterator[_Window]:
     if len(text) <= ONE_WINDOW_CHARS:
         yield _Window(text, 0, 0, len(text), 0, len(text))
         return
-    words = [m.span() for m in scan.finditer(WORD, text, budget)]
-    for first in range(0, len(words), WINDOW_WORDS):
+    for lo, hi, first, words, own_start, own_end in _bounds(text, budget):
         budget.check()
+        yield _Window(text[lo:hi], lo, first, words, own_start, own_end)
+
+
+def _bounds(text: str, budget: Budget) -> list[tuple[int, int, int, int, int, int]]:
+    """``(lo, hi, first, count, own_start, own_end)`` of each window of ``text``."""
+    if native is not None:
+        budget.check()  # the extension splits a megabyte in about a millisecond
+        return native.word_windows(text, WINDOW_WORDS, _CONTEXT_WORDS)
+    words = [m.span() for m in scan.finditer(WORD, text, budget)]
+    bounds = []
+    for first in range(0, len(words), WINDOW_WORDS):
         last = min(first + WINDOW_WORDS, len(words))
         before = max(0, first - _CONTEXT_WORDS)
         lo, hi = words[before][0], words[min(len(words), last + _CONTEXT_WORDS) - 1][1]
         own_start, own_end = words[first][0] - lo, words[last - 1][1] - lo
-        yield _Window(text[lo:hi], lo, first - before, last - first, own_start, own_end)
+        bounds.append((lo, hi, first - before, last - first, own_start, own_end))
+    return bounds
 
 
 def _find_in(
@@ -120,6 +139,7 @@ def _find_in(
     cut = pieces(text, (window.start, window.end, window.first), budget)
     # Hashing is the cost: each form is hashed once per salt, up front, and the
     # search below compares forms with the few that hit.
+    form_hits = pure_hits if native is None else native_hits
     hits = form_hits(text, [form for form, _, _ in cut], by_salt, folded_by_salt, budget)
     if not hits:
         return last_end

@@ -1,0 +1,34 @@
+"""The optional native extension, ``turncheck_native`` (Rust, in ``native/``): the one import.
+
+``NATIVE`` is ``None`` when the extension is not installed; ``private_values``
+then runs its pure-Python reference, which finds the same spans (a differential
+test holds both to it), several times slower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from turncheck_native import Forms
+
+WordWindows = Callable[[str, int, int], list[tuple[int, int, int, int, int, int]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Native:
+    forms: type[Forms]
+    word_windows: WordWindows
+
+
+def _load() -> Native | None:
+    try:
+        import turncheck_native
+    except ImportError:
+        return None
+    return Native(turncheck_native.Forms, turncheck_native.word_windows)
+
+
+NATIVE = _load()
