@@ -2,9 +2,10 @@
 //!
 //! `turncheck.worker.checks.sensitive.private_hashes` is the reference: for the
 //! words of a text it finds which candidate forms have one of the salted SHA-256
-//! digests of the customer's private values. This module finds the same set of
-//! forms, faster: the runs of words are slices of one buffer rather than Python
-//! strings, and a form costs one SHA-256 block rather than a dozen Python calls.
+//! digests of the customer's private values. `Forms` finds the same set of forms,
+//! faster: the runs of words are slices of one buffer rather than Python strings,
+//! and a form costs one SHA-256 block rather than a dozen Python calls.
+//! `word_windows` cuts a long text into the windows `private_values` reads.
 //!
 //! The caller keeps the turn's time budget: `Forms.hits` does a bounded amount of
 //! work per call (at most `SLOTS_PER_CALL` runs and `COST_PER_CALL`, well under a
@@ -23,6 +24,8 @@ const COST_PER_CALL: usize = 1 << 18;
 const COST_PER_HASH: usize = 64;
 
 type Sha256Digest = [u8; 32];
+/// A salt as Python passes it: its UTF-8, the exact digests, the case-folded digests.
+type SaltDigests = (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<u8>>);
 
 /// Words joined by single spaces, and where each word starts and ends in that text.
 struct Words {
@@ -101,7 +104,7 @@ impl Forms {
     fn new(
         text: &str,
         extra: Vec<String>,
-        salts: Vec<(Vec<u8>, Vec<Vec<u8>>, Vec<Vec<u8>>)>,
+        salts: Vec<SaltDigests>,
         punctuation: &str,
         max_words: usize,
         folded: Option<(&str, Vec<String>)>,
@@ -125,14 +128,18 @@ impl Forms {
             }
             Some(_) => return Err(PyValueError::new_err("folded words do not match the words")),
             None if salts.iter().any(|s| !s.folded.is_empty()) => {
-                return Err(PyValueError::new_err("case-folded digests need folded words"));
+                return Err(PyValueError::new_err(
+                    "case-folded digests need folded words",
+                ));
             }
             None => None,
         };
         let mut digits_before = Vec::with_capacity(words.bounds.len() + 1);
         digits_before.push(0);
         for &(start, end) in &words.bounds {
-            let held = words.flat.as_bytes()[start..end].iter().any(u8::is_ascii_digit);
+            let held = words.flat.as_bytes()[start..end]
+                .iter()
+                .any(u8::is_ascii_digit);
             digits_before.push(digits_before.last().copied().unwrap_or(0) + usize::from(held));
         }
         Ok(Forms {
@@ -188,7 +195,10 @@ impl Forms {
             return 0;
         }
         let joined = self.words.run(first, count);
-        let folded_joined = self.folded.as_ref().map(|(words, _)| words.run(first, count));
+        let folded_joined = self
+            .folded
+            .as_ref()
+            .map(|(words, _)| words.run(first, count));
         let mut cost = self.hash_form(joined, folded_joined, found);
         let bare = self.strip(joined);
         let folded_bare = folded_joined.map(|f| self.strip(f));
