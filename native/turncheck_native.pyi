@@ -1,5 +1,7 @@
 """The hashing half of turncheck's private_values detector (see src/lib.rs)."""
 
+API: int
+
 class Forms:
     """The candidate forms of one window's text, to be hashed under each salt."""
 

@@ -316,4 +316,9 @@ fn word_spans(text: &str) -> Vec<(usize, usize)> {
 mod turncheck_native {
     #[pymodule_export]
     use super::{Forms, word_windows};
+
+    /// What Python may call here; raised with any change to a signature or a result, so
+    /// that a stale build is left unused rather than called wrongly.
+    #[pymodule_export]
+    const API: u32 = 1;
 }

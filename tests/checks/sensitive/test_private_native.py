@@ -262,3 +262,14 @@ def test_hashing_long_words_stops_soon_after_the_budget_is_spent() -> None:
 def test_private_values_runs_on_the_extension_when_it_is_installed() -> None:
     """Installing the extension is all it takes for the detector to use it."""
     assert private_values.native is NATIVE is not None
+
+
+def test_a_build_of_another_api_is_left_unused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stale wheel is not called with arguments it does not know: the pure path runs."""
+    import turncheck_native
+
+    from turncheck.worker.checks.sensitive import native
+
+    assert native._load() is not None
+    monkeypatch.setattr(turncheck_native, "API", native.API + 1)
+    assert native._load() is None

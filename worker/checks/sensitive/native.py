@@ -1,7 +1,8 @@
 """The optional native extension, ``turncheck_native`` (Rust, in ``native/``): the one import.
 
-``NATIVE`` is ``None`` when the extension is not installed; ``private_values``
-then runs its pure-Python reference, which finds the same spans (a differential
+``NATIVE`` is ``None`` when the extension is not installed, or is a build of
+another ``API`` than this code calls (a stale wheel); ``private_values`` then
+runs its pure-Python reference, which finds the same spans (a differential
 test holds both to it), several times slower.
 """
 
@@ -13,6 +14,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from turncheck_native import Forms
+
+API = 1
+"""The extension's ``API`` this code calls."""
 
 WordWindows = Callable[[str, int, int], list[tuple[int, int, int, int, int, int]]]
 
@@ -27,6 +31,8 @@ def _load() -> Native | None:
     try:
         import turncheck_native
     except ImportError:
+        return None
+    if turncheck_native.API != API:
         return None
     return Native(turncheck_native.Forms, turncheck_native.word_windows)
 
