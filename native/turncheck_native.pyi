@@ -15,9 +15,9 @@ class Forms:
         folded: tuple[str, list[str]] | None = None,
     ) -> None: ...
     def __len__(self) -> int:
-        """Slots ``hits`` walks through: one per (first word, run length), one per extra."""
+        """Steps ``hits`` walks through: one per salt and (first word, run length) or extra."""
     def hits(self, at: int) -> tuple[list[str], int]:
-        """Forms of the slots from ``at`` on with a sought digest, and the slot to go on from."""
+        """Forms of the steps from ``at`` on with a sought digest, and the step to go on from."""
 
 def word_windows(
     text: str, window_words: int, context_words: int

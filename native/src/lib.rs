@@ -8,7 +8,7 @@
 //! `word_windows` cuts a long text into the windows `private_values` reads.
 //!
 //! The caller keeps the turn's time budget: `Forms.hits` does a bounded amount of
-//! work per call (at most `SLOTS_PER_CALL` runs and `COST_PER_CALL`, well under a
+//! work per call (at most `STEPS_PER_CALL` steps and `COST_PER_CALL`, well under a
 //! millisecond) without the GIL, and says where to go on, so Python checks its budget
 //! between calls. Nothing here keeps or logs a form beyond the call.
 
@@ -16,10 +16,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sha2::{Digest, Sha256};
 
-/// Slots (a run of words, or an extra form) per call at most.
-const SLOTS_PER_CALL: usize = 4_096;
+/// Steps (the forms of a run of words, or an extra form, under one salt) per call at most.
+const STEPS_PER_CALL: usize = 4_096;
 /// Work per call at most, counted as a block per hash plus the bytes hashed: a few
-/// thousand short forms, or fewer long ones, whatever the number of salts.
+/// thousand short forms, or fewer long ones. A step is never cut, so a call can run
+/// past this by one step: six forms at most, none longer than the window's text.
 const COST_PER_CALL: usize = 1 << 18;
 const COST_PER_HASH: usize = 64;
 
@@ -153,12 +154,13 @@ impl Forms {
         })
     }
 
-    /// How many slots `hits` walks through: one per (start word, run length), one per extra.
+    /// How many steps `hits` walks through: one per salt and slot, a slot being a
+    /// (first word, run length) or an extra.
     fn __len__(&self) -> usize {
-        self.run_slots() + self.extra.len()
+        (self.run_slots() + self.extra.len()) * self.salts.len()
     }
 
-    /// The forms of the slots from `at` on that have a sought digest, and the slot to
+    /// The forms of the steps from `at` on that have a sought digest, and the step to
     /// go on from (`len(self)` when done). Does a bounded amount of work per call.
     fn hits(&self, py: Python<'_>, at: usize) -> (Vec<String>, usize) {
         py.detach(|| self.hash_from(at))
@@ -171,24 +173,25 @@ impl Forms {
     }
 
     fn hash_from(&self, at: usize) -> (Vec<String>, usize) {
-        let total = self.run_slots() + self.extra.len();
+        let total = self.__len__();
         let mut found = Vec::new();
         let mut cost = 0;
-        let mut slot = at;
-        while slot < total && slot - at < SLOTS_PER_CALL && cost < COST_PER_CALL {
-            cost += self.hash_slot(slot, &mut found);
-            slot += 1;
+        let mut step = at;
+        while step < total && step - at < STEPS_PER_CALL && cost < COST_PER_CALL {
+            let salt = &self.salts[step % self.salts.len()];
+            cost += self.hash_slot(step / self.salts.len(), salt, &mut found);
+            step += 1;
         }
-        (found, slot.min(total))
+        (found, step.min(total))
     }
 
-    /// Hashes the forms of one slot into `found`; the cost of it.
-    fn hash_slot(&self, slot: usize, found: &mut Vec<String>) -> usize {
+    /// Hashes the forms of one slot under `salt` into `found`; the cost of it.
+    fn hash_slot(&self, slot: usize, salt: &Salt, found: &mut Vec<String>) -> usize {
         let runs = self.run_slots();
         if slot >= runs {
             let j = slot - runs;
             let twin = self.folded.as_ref().map(|(_, extras)| extras[j].as_str());
-            return self.hash_form(&self.extra[j], twin, found);
+            return hash_form(salt, &self.extra[j], twin, found);
         }
         let (first, count) = (slot / self.max_words, slot % self.max_words + 1);
         if first + count > self.words.bounds.len() {
@@ -199,38 +202,18 @@ impl Forms {
             .folded
             .as_ref()
             .map(|(words, _)| words.run(first, count));
-        let mut cost = self.hash_form(joined, folded_joined, found);
+        let mut cost = hash_form(salt, joined, folded_joined, found);
         let bare = self.strip(joined);
         let folded_bare = folded_joined.map(|f| self.strip(f));
         if bare.len() != joined.len() {
-            cost += self.hash_form(bare, folded_bare, found);
+            cost += hash_form(salt, bare, folded_bare, found);
         }
         if self.digits_before[first + count] > self.digits_before[first] {
             let compact = without_spaces_and_hyphens(bare);
             if compact.len() != bare.len() {
                 let folded_compact = folded_bare.map(without_spaces_and_hyphens);
-                cost += self.hash_form(&compact, folded_compact.as_deref(), found);
+                cost += hash_form(salt, &compact, folded_compact.as_deref(), found);
             }
-        }
-        cost
-    }
-
-    /// Hashes `form` (and its case-folded `twin`) under every salt; the cost of it.
-    fn hash_form(&self, form: &str, twin: Option<&str>, found: &mut Vec<String>) -> usize {
-        let mut cost = 0;
-        let mut hit = false;
-        for salt in &self.salts {
-            if !salt.exact.is_empty() {
-                cost += COST_PER_HASH + form.len();
-                hit |= salt.has(&salt.exact, form);
-            }
-            if let (false, Some(twin)) = (salt.folded.is_empty(), twin) {
-                cost += COST_PER_HASH + twin.len();
-                hit |= salt.has(&salt.folded, twin);
-            }
-        }
-        if hit {
-            found.push(form.to_owned());
         }
         cost
     }
@@ -238,6 +221,24 @@ impl Forms {
     fn strip<'a>(&self, form: &'a str) -> &'a str {
         form.trim_matches(self.punctuation.as_slice())
     }
+}
+
+/// Hashes `form` (and its case-folded `twin`) under `salt` into `found`; the cost of it.
+fn hash_form(salt: &Salt, form: &str, twin: Option<&str>, found: &mut Vec<String>) -> usize {
+    let mut cost = 0;
+    let mut hit = false;
+    if !salt.exact.is_empty() {
+        cost += COST_PER_HASH + form.len();
+        hit |= salt.has(&salt.exact, form);
+    }
+    if let (false, Some(twin)) = (salt.folded.is_empty(), twin) {
+        cost += COST_PER_HASH + twin.len();
+        hit |= salt.has(&salt.folded, twin);
+    }
+    if hit {
+        found.push(form.to_owned());
+    }
+    cost
 }
 
 fn without_spaces_and_hyphens(form: &str) -> String {
