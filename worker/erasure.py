@@ -2,9 +2,9 @@
 
 ``Eraser.erase`` deletes the person's results (in both shapes), pending judgements and
 unsent events in one transaction and writes the ledger row first, a keyed hash of the
-person id (never the id itself). The pipeline drops the turns of anyone in the ledger, so a replay or a
-late redelivery of their old turns stores nothing. Pass-rate rollups are left as they
-are: anonymous counts per check and hour, with no person in them.
+person id (never the id itself). The pipeline drops the turns of anyone in the ledger,
+so a replay or a late redelivery of their old turns stores nothing. Pass-rate rollups
+are left as they are: anonymous counts per check and hour, with no person in them.
 """
 
 from __future__ import annotations

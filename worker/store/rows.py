@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from turncheck.worker.checks import CheckId, CheckResult
+from turncheck.worker.checks import CheckId, CheckResult, Verdict
 from turncheck.worker.events import check_failed_event
 from turncheck.worker.records import PendingJudgement, TurnRef
 from turncheck.worker.store.passed import Entry, encode
@@ -103,19 +102,29 @@ def passed_row(
     }
 
 
-def rollup_values(results: Iterable[tuple[TurnRef, CheckResult]]) -> list[dict[str, Any]]:
-    """Counts per (check, agent, version, hour), sorted: every writer takes rows in one
-    order, so replicas never deadlock on each other."""
-    sums: dict[tuple[Any, ...], Counter[str]] = {}
-    for turn, result in results:
-        key = (result.check.name, turn.agent_id, str(turn.agent_version))
-        counts = sums.setdefault((*key, bucket_of(turn.created_at)), Counter())
-        counts[result.verdict.value] += 1
-        if result.usage:
-            counts["judge_input_tokens"] += int(result.usage.get("input_tokens", 0))
-            counts["judge_output_tokens"] += int(result.usage.get("output_tokens", 0))
+COUNTED = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.ERRORED: 2}
+"""A verdict's place among ``ROLLUP_COUNTS``."""
+
+
+def rollup_values(
+    results: Iterable[tuple[TurnRef, Sequence[CheckResult]]],
+) -> list[dict[str, Any]]:
+    """Counts per (check, agent, version, hour) of each turn's results, sorted: every
+    writer takes rows in one order, so replicas never deadlock on each other."""
+    sums: dict[tuple[Any, ...], list[int]] = {}
+    for turn, of_turn in results:
+        agent, version, bucket = turn.agent_id, str(turn.agent_version), bucket_of(turn.created_at)
+        for result in of_turn:
+            key = (result.check.name, agent, version, bucket)
+            counts = sums.get(key)
+            if counts is None:
+                counts = sums[key] = [0, 0, 0, 0, 0]
+            counts[COUNTED[result.verdict]] += 1
+            if result.usage:
+                counts[3] += int(result.usage.get("input_tokens", 0))
+                counts[4] += int(result.usage.get("output_tokens", 0))
     return [
-        {**dict(zip(ROLLUP_KEY, key, strict=True)), **{n: counts[n] for n in ROLLUP_COUNTS}}
+        {**dict(zip(ROLLUP_KEY, key, strict=True)), **dict(zip(ROLLUP_COUNTS, counts, strict=True))}
         for key, counts in sorted(sums.items(), key=lambda item: item[0])
     ]
 

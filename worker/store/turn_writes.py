@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from turncheck.worker.checks import CheckResult, Verdict
 from turncheck.worker.records import ResultKey, TurnRef
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.passed import decode, is_compact
+from turncheck.worker.store.passed import Entry, decode, is_compact
 from turncheck.worker.store.rows import (
     RESULT_KEY,
     ROLLUP_COUNTS,
@@ -39,16 +39,31 @@ CHUNK_ROWS = 250
 """Rows built and sent per statement. Building and encoding rows is CPU work on the
 event loop; in chunks, heartbeats and the outbox run between them."""
 
-New = tuple[TurnRef, CheckResult]
+New = tuple[TurnRef, Sequence[CheckResult]]
+"""A turn and its results that were new."""
 
 
 @dataclass(frozen=True, slots=True)
 class TurnWrite:
-    """A turn's results to store, in the order they were made, each key once."""
+    """A turn's results to store, in the order they were made, each key once; split into
+    the compact ones (with their positions) and those that need a full row."""
 
     turn: TurnRef
     results: list[CheckResult]
     expires_at: datetime
+    compact: list[Entry]
+    full: list[tuple[int, CheckResult]]
+
+    @classmethod
+    def of(cls, turn: TurnRef, results: list[CheckResult], expires_at: datetime) -> TurnWrite:
+        compact: list[Entry] = []
+        full: list[tuple[int, CheckResult]] = []
+        for position, result in enumerate(results):
+            if is_compact(result):
+                compact.append((result.check, position))
+            else:
+                full.append((position, result))
+        return cls(turn, results, expires_at, compact, full)
 
 
 def chunks(items: Sequence[Any], size: int = CHUNK_ROWS) -> Iterable[Sequence[Any]]:
@@ -71,7 +86,9 @@ class TurnWriter:
         if seen:
             new += await self._write_again(conn, seen, now)
         await self._add_to_rollups(conn, new)
-        not_passed = [(turn, r) for turn, r in new if r.verdict is not Verdict.PASSED]
+        not_passed = [
+            (turn, r) for turn, results in new for r in results if r.verdict is not Verdict.PASSED
+        ]
         for chunk in chunks(not_passed):
             events = [event_row(turn, r, self.events_topic, now) for turn, r in chunk]
             await conn.execute(
@@ -91,16 +108,7 @@ class TurnWriter:
         )
         written: dict[str, int] = {}
         for chunk in chunks(parts):
-            rows = [
-                passed_row(
-                    w.turn,
-                    [(r.check, i) for i, r in enumerate(w.results) if is_compact(r)],
-                    part,
-                    now,
-                    w.expires_at,
-                )
-                for w, part in chunk
-            ]
+            rows = [passed_row(w.turn, w.compact, part, now, w.expires_at) for w, part in chunk]
             written.update(
                 (turn_id, write_id) for turn_id, write_id in await conn.execute(statement, rows)
             )
@@ -120,11 +128,11 @@ class TurnWriter:
         for w in writes:
             if w.turn.turn_id not in write_ids:
                 continue
-            for position, result in enumerate(w.results):
-                if is_compact(result):
-                    new.append((w.turn, result))
-                else:
-                    full.append((w, position, result))
+            if w.full:
+                full += [(w, position, result) for position, result in w.full]
+                new.append((w.turn, [w.results[position] for _, position in w.compact]))
+            else:
+                new.append((w.turn, w.results))
         statement = (
             self.database.insert(check_results)
             .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
@@ -136,7 +144,7 @@ class TurnWriter:
                 for w, position, r in chunk
             ]
             inserted = {tuple(row) for row in await conn.execute(statement, rows)}
-            new += [(w.turn, r) for w, _, r in chunk if w.turn.key(r.check) in inserted]
+            new += [(w.turn, [r]) for w, _, r in chunk if w.turn.key(r.check) in inserted]
         return new
 
     async def _write_again(
@@ -148,7 +156,7 @@ class TurnWriter:
         for w in writes:
             results = [r for r in w.results if w.turn.key(r.check) not in stored]
             if results:
-                missing.append(TurnWrite(w.turn, results, w.expires_at))
+                missing.append(TurnWrite.of(w.turn, results, w.expires_at))
         parts = [(w, last_part.get(w.turn.turn_id, -1) + 1) for w in missing]
         return await self._insert_full(
             conn, missing, await self._insert_parts(conn, parts, now), now

@@ -33,7 +33,7 @@ T = TypeVar("T")
 def _writes(batch: Sequence[TurnResults]) -> list[TurnWrite]:
     """One write per turn, each result key once: a producer that retried may put a turn in
     a batch twice, and one statement must not count the same result twice."""
-    writes: dict[str, TurnWrite] = {}
+    writes: dict[str, tuple[TurnResults, list[CheckResult]]] = {}
     seen: set[ResultKey] = set()
     for item in batch:
         results = []
@@ -46,10 +46,10 @@ def _writes(batch: Sequence[TurnResults]) -> list[TurnWrite]:
             continue
         earlier = writes.get(item.turn.turn_id)
         if earlier is None:
-            writes[item.turn.turn_id] = TurnWrite(item.turn, results, item.expires_at)
+            writes[item.turn.turn_id] = (item, results)
         else:
-            earlier.results.extend(results)
-    return list(writes.values())
+            earlier[1].extend(results)
+    return [TurnWrite.of(item.turn, results, item.expires_at) for item, results in writes.values()]
 
 
 def _first_of_each(items: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
@@ -80,7 +80,7 @@ class ResultWriter:
         async with self.database.transaction() as conn:
             new = await self.turns.write(conn, writes, now) if writes else []
             recorded = await self._write_pending(conn, pending, now)
-        return SaveReport(len(new), recorded)
+        return SaveReport(sum(len(results) for _, results in new), recorded)
 
     async def save_judged(
         self, turn: TurnRef, result: CheckResult, expires_at: datetime, now: datetime
@@ -98,8 +98,8 @@ class ResultWriter:
             )
             if not claimed.rowcount:
                 return False
-            new = await self.turns.write(conn, [TurnWrite(turn, [result], expires_at)], now)
-        return len(new) == 1
+            new = await self.turns.write(conn, [TurnWrite.of(turn, [result], expires_at)], now)
+        return sum(len(results) for _, results in new) == 1
 
     async def overdue_judgements(
         self, now: datetime, limit: int = 200
