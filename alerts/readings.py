@@ -12,8 +12,7 @@ from sqlalchemy import func, select
 from turncheck.alerts.notice import WindowCounts
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.latest import Order, passed_writes
-from turncheck.worker.store.passed import decode
-from turncheck.worker.store.tables import check_results, pass_rate_rollups, passed_results
+from turncheck.worker.store.tables import check_results, pass_rate_rollups
 
 
 class Readings:
@@ -25,7 +24,7 @@ class Readings:
     ) -> WindowCounts:
         """Verdicts of the check's ``latest`` results, newest by when they were stored,
         passed ones of both shapes included (``worker/store/latest.py``)."""
-        r, p = check_results.c, passed_results.c
+        r = check_results.c
         full = (
             select(r.verdict, r.reason, r.checked_at, r.write_id, r.position)
             .where(r.check_name == check, r.agent_id == agent_id)
@@ -37,19 +36,17 @@ class Readings:
             for verdict, reason, checked_at, write_id, position in await conn.execute(full):
                 bucket = "not_judged" if verdict == "errored" and reason in not_judged else verdict
                 window.append(((checked_at, write_id, position), bucket))
-            writes = passed_writes(
+            writes = await passed_writes(
+                conn,
                 check,
                 agent_id,
                 limit=latest,
                 not_before=window[-1][0][0] if len(window) == latest else None,
-                columns=(p.checked_at, p.id, p.checks),
+                columns=(),
             )
-            for checked_at, write_id, checks in await conn.execute(writes):
-                window += [
-                    ((checked_at, write_id, position), "passed")
-                    for entry, position in decode(checks)
-                    if entry.name == check
-                ]
+            # A write holds one result of a check, and the check has no full row in it:
+            # (checked_at, write) places the result among the full rows.
+            window += [((row["checked_at"], row["id"], 0), "passed") for row in writes]
         window.sort(reverse=True)
         del window[latest:]
         counts = Counter(bucket for _, bucket in window)

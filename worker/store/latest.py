@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import RowMapping, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turncheck.worker.store.passed import holding
@@ -31,7 +31,8 @@ async def agents_of(conn: AsyncConnection, check: str) -> list[str]:
     return sorted(agent for (agent,) in await conn.execute(query))
 
 
-def passed_writes(
+async def passed_writes(
+    conn: AsyncConnection,
     check: str,
     agent: str,
     *,
@@ -39,28 +40,42 @@ def passed_writes(
     not_before: datetime | None = None,
     until: datetime | None = None,
     after: Order | None = None,
-    columns: Sequence[Any] = (),
-) -> Select[Any]:
+    columns: Sequence[Any] | None = None,
+) -> list[RowMapping]:
     """The agent's latest writes holding passed results of ``check``, newest first: at
     most ``limit``, checked at or after ``not_before``, before ``until``, at or before the
-    write of ``after`` (its results still need comparing with ``after`` one by one)."""
+    write of ``after`` (its results still need comparing with ``after`` one by one).
+    ``columns``: those to read besides checked_at and id (None: all).
+
+    The agent's writes are read newest first down its index, a page at a time, and the
+    database says of each whether it holds the check: asked with the LIKE in the WHERE
+    clause, the planner guesses few rows match and sorts every write of the agent
+    instead; and a reader of counts need not be sent the writes' text."""
     p = passed_results.c
-    query = (
-        select(*(columns or [passed_results]))
-        .where(p.agent_id == agent, p.checks.contains(holding(check), autoescape=True))
-        .order_by(p.checked_at.desc(), p.id.desc())
-        .limit(limit)
-    )
-    if not_before is not None:
-        query = query.where(p.checked_at >= not_before)
-    if until is not None:
-        query = query.where(p.checked_at < until)
-    if after is not None:
-        checked_at, write_id, _ = after
-        query = query.where(
-            or_(p.checked_at < checked_at, and_(p.checked_at == checked_at, p.id <= write_id))
+    holds = p.checks.contains(holding(check), autoescape=True).label("holds")
+    page = limit + 100
+    kept: list[RowMapping] = []
+    mark = (after[0], after[1] + 1) if after is not None else None
+    while True:
+        query = (
+            select(p.checked_at, p.id, holds, *(passed_results.c if columns is None else columns))
+            .where(p.agent_id == agent)
+            .order_by(p.checked_at.desc(), p.id.desc())
+            .limit(page)
         )
-    return query
+        if not_before is not None:
+            query = query.where(p.checked_at >= not_before)
+        if until is not None:
+            query = query.where(p.checked_at < until)
+        if mark is not None:
+            query = query.where(
+                or_(p.checked_at < mark[0], and_(p.checked_at == mark[0], p.id < mark[1]))
+            )
+        rows = (await conn.execute(query)).mappings().all()
+        kept += [row for row in rows if row["holds"]]
+        if len(kept) >= limit or len(rows) < page:
+            return kept[:limit]
+        mark = (rows[-1]["checked_at"], rows[-1]["id"])
 
 
 def older_than(columns: Any, after: Order) -> Any:

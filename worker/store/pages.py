@@ -72,7 +72,8 @@ class ResultPages:
                 not_before = rows[-1].checked_at if len(rows) == wanted else where.since
                 agents = [where.agent] if where.agent else await agents_of(conn, check)
                 for agent in agents:
-                    writes = passed_writes(
+                    writes = await passed_writes(
+                        conn,
                         check,
                         agent,
                         limit=wanted,
@@ -80,7 +81,7 @@ class ResultPages:
                         until=where.until,
                         after=mark,
                     )
-                    for row in (await conn.execute(writes)).mappings():
+                    for row in writes:
                         rows += [
                             result
                             for result in expand(row, only=check)
