@@ -175,3 +175,13 @@ async def test_erasure_and_the_purge_count_every_result_they_delete(store: Store
     assert report.results == 4
     assert await store.queries.results_for_turn("b-1") == []
     assert await rows(store, passed_results) == 0
+
+
+async def test_a_result_listed_twice_in_a_turn_is_stored_once(store: Store) -> None:
+    twice = TurnResults(
+        ref("t-1"),
+        [CheckResult(check("a"), Verdict.PASSED), CheckResult(check("a"), Verdict.PASSED)],
+        RETENTION,
+    )
+    assert (await store.writer.save([twice], FIXED_NOW)).new_results == 1
+    assert len(await store.queries.results_for_turn("t-1")) == 1

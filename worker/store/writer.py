@@ -33,6 +33,13 @@ T = TypeVar("T")
 def _writes(batch: Sequence[TurnResults]) -> list[TurnWrite]:
     """One write per turn, each result key once: a producer that retried may put a turn in
     a batch twice, and one statement must not count the same result twice."""
+    if len({item.turn.turn_id for item in batch}) == len(batch):
+        # The usual batch: every turn once, so only a turn's own results can repeat a key.
+        return [
+            TurnWrite.of(item.turn, _unique(item.results), item.expires_at)
+            for item in batch
+            if item.results
+        ]
     writes: dict[str, tuple[TurnResults, list[CheckResult]]] = {}
     seen: set[ResultKey] = set()
     for item in batch:
@@ -50,6 +57,12 @@ def _writes(batch: Sequence[TurnResults]) -> list[TurnWrite]:
         else:
             earlier[1].extend(results)
     return [TurnWrite.of(item.turn, results, item.expires_at) for item, results in writes.values()]
+
+
+def _unique(results: list[CheckResult]) -> list[CheckResult]:
+    if len({(r.check.name, r.check.version) for r in results}) == len(results):
+        return results
+    return _first_of_each(results, lambda r: (r.check.name, r.check.version))
 
 
 def _first_of_each(items: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
