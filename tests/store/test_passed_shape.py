@@ -185,3 +185,15 @@ async def test_a_result_listed_twice_in_a_turn_is_stored_once(store: Store) -> N
     )
     assert (await store.writer.save([twice], FIXED_NOW)).new_results == 1
     assert len(await store.queries.results_for_turn("t-1")) == 1
+
+
+async def test_checks_whose_names_differ_only_in_case_are_read_apart(store: Store) -> None:
+    for minute, name in enumerate(["cards", "cards", "Cards"]):
+        item = TurnResults(
+            ref(f"t-{minute}"), [CheckResult(check(name), Verdict.PASSED)], RETENTION
+        )
+        await store.writer.save([item], FIXED_NOW + timedelta(minutes=minute))
+    window = await Readings(store.database).latest_counts("Cards", "support-bot", 10, [])
+    assert window.passed == 1
+    page, _ = await ResultPages(store.database).page("cards", ResultFilter(["passed"]), limit=10)
+    assert [r.turn_id for r in page] == ["t-1", "t-0"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import RowMapping, and_, or_, select
+from sqlalchemy import RowMapping, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turncheck.worker.store.passed import holding
@@ -52,7 +52,9 @@ async def passed_writes(
     clause, the planner guesses few rows match and sorts every write of the agent
     instead; and a reader of counts need not be sent the writes' text."""
     p = passed_results.c
-    holds = p.checks.contains(holding(check), autoescape=True).label("holds")
+    # A plain substring test: LIKE is blind to case on SQLite ("Cards" would find "cards").
+    position = func.strpos if conn.dialect.name == "postgresql" else func.instr
+    holds = (position(p.checks, holding(check)) > 0).label("holds")
     page = limit + 100
     kept: list[RowMapping] = []
     mark = (after[0], after[1] + 1) if after is not None else None
