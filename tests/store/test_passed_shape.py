@@ -99,14 +99,14 @@ async def test_a_redelivery_with_an_edited_check_stores_only_the_new_version(
 
 
 async def test_two_writers_of_the_same_turns_store_each_result_once(store: Store) -> None:
-    batch = [mixed(f"t-{n}") for n in range(20)]
+    batch = [mixed(f"t-{n:03d}") for n in range(200)]
     reports = await asyncio.gather(
         store.writer.save(batch, FIXED_NOW), store.writer.save(batch[::-1], FIXED_NOW)
     )
-    assert sum(r.new_results for r in reports) == 80
+    assert sum(r.new_results for r in reports) == 800
     rates = {r.check: r for r in await store.queries.pass_rates()}
-    assert (rates["a"].passed, rates["b"].failed, rates["d"].passed) == (20, 20, 20)
-    assert len(await store.queries.results_for_turn("t-7")) == 4
+    assert (rates["a"].passed, rates["b"].failed, rates["d"].passed) == (200, 200, 200)
+    assert len(await store.queries.results_for_turn("t-007")) == 4
 
 
 async def test_a_judged_passed_result_is_found_by_every_reader(store: Store) -> None:

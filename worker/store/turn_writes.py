@@ -7,7 +7,8 @@ claim goes in: every result is new, nothing is read first. A turn whose claim is
 refused was written before (a redelivery, a judged result arriving later): its parts
 are locked in turn order, what they and its full rows hold is read, and only results
 not stored yet are written, as the turn's next part. Two writers of one turn wait on
-its part 0, so neither counts a result the other stored.
+its part 0, so neither counts a result the other stored. Within one write of a batch
+(one moment), turns take their write ids in turn id order.
 """
 
 from __future__ import annotations
@@ -106,7 +107,10 @@ class TurnWriter:
     ) -> list[New]:
         """Store what is new of these turns' results, add it to the rollups and put an
         event in the outbox for each new result that did not pass; the new results."""
-        claimed = await self._insert_parts(conn, [(w, 0) for w in writes], now)
+        # Claims in turn id order: two replicas storing the same turns (a rebalance) wait
+        # on each other's claims in one order, so they never deadlock.
+        in_order = sorted(writes, key=lambda w: w.turn.turn_id)
+        claimed = await self._insert_parts(conn, [(w, 0) for w in in_order], now)
         new = await self._insert_full(conn, writes, claimed, now)
         seen = [w for w in writes if w.turn.turn_id not in claimed]
         if seen:
