@@ -1,0 +1,82 @@
+"""Gates: one multi-pattern scan per text decides which scans must run at all.
+
+A gate is a NECESSARY condition of what it guards finding anything: it may
+open for a text that ends up clean, never stay shut for a text the guarded
+detector, phrase list, pattern or extractor would flag. Most answers carry
+nothing sensitive, and then a detector costs one scan shared with all the
+others instead of its own regex passes.
+
+A gate is written in conjunctive form: every clause must hold, a clause holds
+when any of its atoms (``Atom``: a small regex) matches the gate text
+(``gate_text``: the normalised text folded to ASCII). A check compiles its
+gates once (``Gates``) into one engine, Hyperscan where the package is
+installed, else ``re``: the two give the same answers (``engine``), and a
+check's results are the same with gates on or off (``tests/checks/gates``).
+
+``use("off")`` compiles checks with every gate open, to compare against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from turncheck.worker.checks.gates.engine import Atom, Engine, available, build
+from turncheck.worker.checks.gates.text import gate_text
+
+Clause = tuple[Atom, ...]
+"""Holds when any of its atoms matches."""
+Gate = tuple[Clause, ...]
+"""Open when every clause holds; ``()`` is always open."""
+
+_choice = ["auto"]
+
+
+@contextmanager
+def use(name: str) -> Iterator[None]:
+    """Checks compiled inside use engine ``name``: ``hyperscan``, ``python``, ``auto``
+    (the fastest available) or ``off`` (no gates)."""
+    if name not in ("auto", "off", *available()):
+        raise ValueError(f"gate engine {name!r} is not available here")
+    _choice.append(name)
+    try:
+        yield
+    finally:
+        _choice.pop()
+
+
+def engine_name() -> str:
+    """The engine checks compiled now get."""
+    name = _choice[-1]
+    return available()[0] if name == "auto" else name
+
+
+class Gates:
+    """Named gates over one text, compiled once into one engine; immutable and thread-safe."""
+
+    __slots__ = ("_always", "_clauses", "_engine", "engine")
+
+    def __init__(self, gates: Mapping[str, Gate], engine: str | None = None) -> None:
+        self.engine = engine or engine_name()
+        atoms: dict[Atom, int] = {}
+        self._always = frozenset(name for name, gate in gates.items() if not gate)
+        self._clauses: list[tuple[str, tuple[frozenset[int], ...]]] = []
+        for name, gate in gates.items():
+            if gate:
+                clauses = tuple(frozenset(atoms.setdefault(a, len(atoms)) for a in c) for c in gate)
+                self._clauses.append((name, clauses))
+        if self.engine == "off":
+            self._always = frozenset(gates)
+            self._clauses = []
+        self._engine: Engine | None = build(list(atoms), self.engine) if self._clauses else None
+
+    def open(self, text: str) -> frozenset[str]:
+        """The names whose gates open for ``text``, a normalised text (``textmap.normalize``)."""
+        if self._engine is None:
+            return self._always
+        found = self._engine.scan(gate_text(text))
+        opened = [n for n, clauses in self._clauses if all(c & found for c in clauses)]
+        return self._always.union(opened)
+
+
+__all__ = ["Atom", "Clause", "Gate", "Gates", "available", "engine_name", "gate_text", "use"]
