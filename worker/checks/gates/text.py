@@ -9,7 +9,7 @@ alternation, ASCII case folding).
 Folding may only add matches, never lose one a detector would see:
 
 * a character becomes what ``textmap.fold`` makes of it when that is ASCII
-  ("é" -> "e", a lone combining mark -> nothing), as phrases are matched;
+  ("é" -> "e"), as phrases are matched;
   the letters that case-fold to an ASCII one in a case-insensitive regex do
   too (dotted and dotless I, long s, the Kelvin sign);
 * a decimal digit of any script becomes its ASCII digit;
@@ -40,11 +40,12 @@ def _ascii_of(ch: str) -> str:
     digit = unicodedata.decimal(ch, None)
     if digit is not None:
         return str(digit)
-    # As ``textmap.fold`` reads it: a lone combining mark goes, "é" is "e", "≠" is "=".
-    # (No character outside the letters folds to an ASCII letter or digit.)
+    # As ``textmap.fold`` reads it: "é" is "e", "≠" is "=". (No character outside the
+    # letters folds to an ASCII letter or digit.) A lone combining mark stays a mark
+    # to a detector, so it is "?" here; phrases are gated on ``fold``'s text, without it.
     decomposed = unicodedata.normalize("NFKD", ch).casefold()
     bare = "".join(p for p in decomposed if not unicodedata.combining(p))
-    return bare if bare.isascii() else "?"
+    return bare if bare and bare.isascii() else "?"
 
 
 _MOST_KEPT = 65_536

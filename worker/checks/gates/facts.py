@@ -1,0 +1,40 @@
+"""The gates of the ``facts`` extractors on the answer: what each extractor's matches hold.
+
+They take the place of the cheap tests ``extract`` made one by one ("@" in
+the text, a TLD after a dot, "cent" for money in words) and add gates to the
+extractors that had none; with gates off, ``extract`` runs its own tests.
+Where an extractor's pattern reads Unicode (``\\s``, ``\\w``, a curly quote),
+the atom also takes ``?``, which stands for any character outside ASCII.
+"""
+
+from __future__ import annotations
+
+from turncheck.worker.checks.facts.patterns import TLDS
+from turncheck.worker.checks.facts.words import NUMBER_WORDS
+from turncheck.worker.checks.gates import Atom, Gate
+
+_DIGIT = (Atom("[0-9]"),)
+# What ``\s`` matches in a str pattern, as the gate text writes it: ASCII white
+# space, the separators \x1c-\x1f, and "?" for the rest of Unicode's.
+_SPACE = r"[\t-\r\x1c-\x20?]"
+
+FACT_GATES: dict[str, Gate] = {
+    "link": ((Atom.literal("://"), Atom.literal("www.", caseless=True)),),
+    "email": ((Atom.literal("@"),),),
+    "domain": ((Atom(rf"\x2e(?:{TLDS}|[a-z][a-z]+/)"),),),
+    "phone": ((Atom.literal("+"), Atom(rf"[0-9]{{3}}(?:{_SPACE}|[.\-])[0-9]{{3}}")),),
+    # A code with a capital, one space, then a group with a digit ("MTR 0041", "1Z 999").
+    "spaced_id": ((Atom("[A-Z][A-Z0-9]{0,3} [A-Z]*[0-9]"),),),
+    "digits": (_DIGIT,),
+    "card_ending": (
+        tuple(Atom.literal(w, caseless=True) for w in ("ending", "ends", "last")),
+        _DIGIT,
+    ),
+    "money_words": (
+        (Atom.literal("cent", caseless=True), Atom.literal("pence", caseless=True)),
+        tuple(Atom.literal(w, caseless=True) for w in ("dollar", "euro", "pound", "buck")),
+    ),
+    # A number word not inside a word: one inside ("someone") is dropped by ``extract``.
+    "words": ((Atom(f"[^A-Za-z](?:{'|'.join(NUMBER_WORDS)})", caseless=True),),),
+    "quote": ((Atom("[\"'?]"),),),
+}
