@@ -15,7 +15,7 @@ from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.gates import Gates
-from turncheck.worker.checks.gates.literals import phrases_gate
+from turncheck.worker.checks.gates.literals import phrase_gates
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import fold
 from turncheck.worker.checks.texts import stage_texts
@@ -42,7 +42,7 @@ def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
 
 def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn, Budget], Outcome]:
     phrases = _phrase_regex(definition.phrases)
-    gates = Gates({"phrases": phrases_gate(sorted(_folded(definition.phrases)))})
+    gates = Gates(phrase_gates(sorted(_folded(definition.phrases))))
     stage = definition.stage
 
     def run(turn: Turn, budget: Budget) -> Outcome:
@@ -51,7 +51,7 @@ def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn, Budget], O
             budget.check()
             folded = fold(text, budget)
             if not gates.open(folded.text):
-                continue  # no phrase's word is in the text: no phrase can match
+                continue  # each phrase misses a word in the text: none can match
             for match in scan.finditer(phrases, folded.text, budget):
                 start, end = folded.span(match.start(), match.end())
                 spans.append(Span(field, start, end, "phrase"))

@@ -82,7 +82,7 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
         return True
 
     def run(turn: Turn, budget: Budget) -> Outcome:
-        limit = budget.capped_ms(definition.timeout_ms)
+        limit: Budget | None = None  # the pattern's own clock starts at its first scan
         spans: list[Span] = []
         try:
             for field, stored in stage_texts(turn, stage, with_rounds=True):
@@ -91,6 +91,7 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
                 text = mapped.text
                 if not gates.open(text):
                     continue  # a literal every match holds is not in the text
+                limit = limit or budget.capped_ms(definition.timeout_ms)
                 for match in scan.finditer(pattern, text, limit, runaway=True):
                     if match.end() > match.start() and counts(text, match):
                         start, end = mapped.span(match.start(), match.end())

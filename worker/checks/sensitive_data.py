@@ -30,9 +30,12 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
     every_gate = detector_gates(internal_domains)
     gates = Gates({name: every_gate.get(name, ()) for name, _ in detectors})
 
+    reads_instructions = "instructions_leak" in definition.detectors
+
     def run(turn: Turn, budget: Budget) -> Outcome:
+        instructions = turn.instructions if reads_instructions else None
         context = DetectorContext(
-            instructions=normalize(turn.instructions or "", budget).text,
+            instructions=normalize(instructions or "", budget).text,
             private_values=tuple(turn.private_values),
             instructions_leak_words=leak_words,
             internal_domains=internal_domains,

@@ -18,7 +18,7 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.gates import Atom, gate_text
 from turncheck.worker.checks.gates.detectors import detector_gates
 from turncheck.worker.checks.gates.engine import HyperscanEngine, PythonEngine
-from turncheck.worker.checks.gates.literals import pattern_gate, phrases_gate
+from turncheck.worker.checks.gates.literals import pattern_gate, phrase_gates
 from turncheck.worker.checks.textmap import fold
 
 pytest.importorskip("hyperscan")
@@ -37,7 +37,8 @@ def _every_atom() -> list[Atom]:
                 )
             )
         elif definition.kind == "does_not_contain":
-            gates.append(phrases_gate(fold(p, Budget.unlimited()).text for p in definition.phrases))
+            folded = (fold(p, Budget.unlimited()).text.strip() for p in definition.phrases)
+            gates.extend(phrase_gates(folded).values())
     for gate in gates:
         for clause in gate:
             atoms.update(dict.fromkeys(clause))

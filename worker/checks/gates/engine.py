@@ -10,16 +10,23 @@ differential tests in ``tests/checks/gates`` hold them to it.
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol
 
-try:
-    import hyperscan
-except ImportError:  # no wheel for this platform: the pure-Python engine stands in
-    hyperscan = None
+
+def _hyperscan() -> ModuleType | None:
+    try:
+        return importlib.import_module("hyperscan")
+    except ImportError:  # no wheel for this platform: the pure-Python engine stands in
+        return None
+
+
+hyperscan = _hyperscan()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +70,12 @@ class HyperscanEngine:
     """All atoms in one database, one pass over the text. Scratch space is per thread:
     the pipeline runs checks in worker threads, and a scratch serves one scan at a time."""
 
-    __slots__ = ("_database", "_local")
+    __slots__ = ("_database", "_hs", "_local")
 
     def __init__(self, atoms: Sequence[Atom]) -> None:
         if hyperscan is None:
             raise RuntimeError("the hyperscan package is not installed")
+        self._hs = hyperscan
         self._database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         self._local = threading.local()
         if not atoms:
@@ -84,7 +92,7 @@ class HyperscanEngine:
         found: set[int] = set()
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
-            scratch = self._local.scratch = hyperscan.Scratch(self._database)
+            scratch = self._local.scratch = self._hs.Scratch(self._database)
         self._database.scan(
             text.encode("ascii"), match_event_handler=_on_match, context=found, scratch=scratch
         )

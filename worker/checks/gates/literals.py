@@ -1,7 +1,7 @@
 """Gates of the checks a user writes: banned phrases and patterns.
 
 A phrase matches only where each of its words stands literally (folded, as
-``does_not_contain`` reads the text), so a phrase's gate is one of its
+``does_not_contain`` reads the text), so a phrase's gate is all of its
 words. A pattern's gate is a set of literals one of which every match holds
 (``required``): read from the pattern's syntax tree, never guessed. A
 pattern with none (``[0-9]{3}-[0-9]{4}``) or written in syntax only the
@@ -10,6 +10,7 @@ pattern with none (``[0-9]{3}-[0-9]{4}``) or written in syntax only the
 
 from __future__ import annotations
 
+import importlib
 import re
 import warnings
 from collections.abc import Iterable, Sequence
@@ -17,22 +18,30 @@ from typing import Any
 
 from turncheck.worker.checks.gates import Atom, Gate
 
-try:  # the syntax tree of ``re``: private, so a Python that moves it loses the gates only
-    from re import _constants as sre_constants
-    from re import _parser as sre_parse
-except ImportError:  # pragma: no cover
-    sre_parse = None
+
+def _module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:  # pragma: no cover
+        return None
 
 
-def phrases_gate(folded_phrases: Iterable[str]) -> Gate:
-    """Any phrase's longest ASCII word, in any case; always open when a phrase has none."""
-    atoms = []
+# The syntax tree of ``re``: private, so a Python that moves it loses the pattern gates only.
+sre_parse = _module("re._parser")
+sre_constants = _module("re._constants")
+
+
+def phrase_gates(folded_phrases: Iterable[str]) -> dict[str, Gate]:
+    """One gate per phrase: each of its words, in any case. A phrase with a word that is
+    not ASCII gets an always-open gate."""
+    gates: dict[str, Gate] = {}
     for phrase in folded_phrases:
-        words = [w for w in phrase.split() if w.isascii()]
-        if not words:
-            return ()
-        atoms.append(Atom.literal(max(words, key=len), caseless=True))
-    return (tuple(dict.fromkeys(atoms)),) if atoms else ()
+        words = sorted(set(phrase.split()), key=len, reverse=True)
+        if all(w.isascii() for w in words):
+            gates[phrase] = tuple((Atom.literal(w, caseless=True),) for w in words)
+        else:
+            gates[phrase] = ()
+    return gates
 
 
 # Syntax that ``re`` parses but the ``regex`` module reads otherwise: version 1 set
@@ -42,7 +51,7 @@ _REGEX_ONLY = re.compile(r"\(\?[a-zA-Z]*V1|\[\[?:")
 
 def pattern_gate(pattern: str, ignorecase: bool, verbose: bool) -> Gate:
     """A gate for a ``pattern`` check: one of its required literals must be in the text."""
-    if sre_parse is None or _REGEX_ONLY.search(pattern):
+    if sre_parse is None or sre_constants is None or _REGEX_ONLY.search(pattern):
         return ()
     flags = (re.IGNORECASE if ignorecase else 0) | (re.VERBOSE if verbose else 0)
     try:
@@ -112,9 +121,13 @@ def required(items: Sequence[Any]) -> frozenset[str] | None:
 
 
 _REPEATS = (
-    sre_constants.MAX_REPEAT,
-    sre_constants.MIN_REPEAT,
-    getattr(sre_constants, "POSSESSIVE_REPEAT", sre_constants.MAX_REPEAT),
+    ()
+    if sre_constants is None
+    else (
+        sre_constants.MAX_REPEAT,
+        sre_constants.MIN_REPEAT,
+        getattr(sre_constants, "POSSESSIVE_REPEAT", sre_constants.MAX_REPEAT),
+    )
 )
 
 
