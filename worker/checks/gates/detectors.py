@@ -31,7 +31,7 @@ _GAP = "[^0-9A-Za-z]*"
 
 def digits(count: int) -> Atom:
     """``count`` digits with anything but letters between each two."""
-    return Atom(f"[0-9](?:{_GAP}[0-9]){{{count - 1}}}")
+    return Atom.digit_run(count)
 
 
 def words(keywords: Keywords) -> Clause | None:
@@ -49,13 +49,31 @@ def _all(*clauses: Clause | None) -> Gate:
 
 
 _ANY_DIGIT = (Atom("[0-9]"),)
-_IPV4 = Atom(r"[0-9]\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]")
+# A country code and check digits, any separators between the four.
+_IBAN = Atom(
+    f"[A-Za-z]{_GAP}[A-Za-z]{_GAP}[0-9]{_GAP}[0-9]",
+    python="[0-9](?<=[A-Za-z][A-Za-z][0-9])[0-9]",
+    view="stripped",
+)
+# The ``python`` forms open with a literal, which ``re`` skips ahead to.
+_IPV4 = Atom(
+    r"[0-9]\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]",
+    python=r"\.(?<=[0-9]\.)[0-9]{1,3}\.[0-9]{1,3}\.[0-9]",
+)
 # An IPv6 address has "::" or eight groups, so three groups in a row.
-_IPV6 = Atom("::|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]")
+_IPV6 = Atom(
+    "::|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]",
+    python=":(?::|(?<=[0-9A-Fa-f]:)[0-9A-Fa-f]{1,4}:[0-9A-Fa-f])",
+)
 _EMAIL = (
     Atom("@"),
     Atom("%40"),
-    Atom(r"at[^A-Za-z0-9]+[^ \t\n\r\f\v.]+[^A-Za-z0-9]*(?:\.|dot)", caseless=True),
+    Atom(
+        r"at[^A-Za-z0-9]+[^ \t\n\r\f\v.]+[^A-Za-z0-9]*(?:\.|dot)",
+        caseless=True,
+        python=r"at[^a-z0-9]+[^ \t\n\r\f\v.]+[^a-z0-9]*(?:\.|dot)",
+        view="lowered",
+    ),
 )
 # Every family of ``credentials``: its literal prefix (case as issued), or the words it
 # needs nearby (any case).
@@ -97,7 +115,7 @@ def detector_gates(internal_domains: tuple[str, ...]) -> dict[str, Gate]:
         # Seven digits at least, or a toll-free code before a vanity word (1-800-FLOWERS).
         "phone": ((digits(7), Atom("8(?:00|33|44|55|66|77|88)")),),
         "ip_address": ((_IPV4, _IPV6),),
-        "iban": ((Atom(f"[A-Za-z]{_GAP}[A-Za-z]{_GAP}[0-9]{_GAP}[0-9]"),),),
+        "iban": ((_IBAN,),),
         "date_of_birth": _all(_ANY_DIGIT, words(date_of_birth.BIRTH_WORDS)),
         "credentials": (_CREDENTIALS,),
         "private_values": (),

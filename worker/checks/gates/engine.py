@@ -16,7 +16,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 
 def _hyperscan() -> ModuleType | None:
@@ -32,10 +32,23 @@ hyperscan = _hyperscan()
 @dataclass(frozen=True, slots=True)
 class Atom:
     """A pattern over a gate text: literals, ASCII classes, repeats and ``|`` only
-    (no anchors, lookarounds, backreferences, ``.`` or shorthands), never empty."""
+    (no anchors, lookarounds, backreferences, ``.`` or shorthands), never empty.
+
+    The other fields say the same in terms the pure-Python engine runs faster
+    (``re`` tries an alternation or a class that opens a pattern at every
+    position): a literal (``text``, lower-cased when ``caseless``), a digit run
+    (``digits``, see ``digit_run``), or an equivalent ``re`` pattern (``python``)
+    searched in a view of the text: as it is, ``lowered``, or ``stripped`` of
+    every character but letters and digits. ``tests/checks/gates`` holds each
+    equivalent to ``pattern`` on Hyperscan.
+    """
 
     pattern: str
     caseless: bool = False
+    text: str | None = None
+    digits: int | None = None
+    python: str | None = None
+    view: Literal["text", "lowered", "stripped"] = "text"
 
     @classmethod
     def literal(cls, text: str, caseless: bool = False) -> Atom:
@@ -43,7 +56,13 @@ class Atom:
         written ``\\xHH``, which both engines read alike (a NUL too)."""
         if not text or not text.isascii():
             raise ValueError("a literal atom is ASCII and not empty")
-        return cls("".join(ch if ch.isalnum() else f"\\x{ord(ch):02x}" for ch in text), caseless)
+        escaped = "".join(ch if ch.isalnum() else f"\\x{ord(ch):02x}" for ch in text)
+        return cls(escaped, caseless, text=text.lower() if caseless else text)
+
+    @classmethod
+    def digit_run(cls, count: int) -> Atom:
+        """``count`` digits, any run of characters but letters and digits between each two."""
+        return cls(f"[0-9](?:[^0-9A-Za-z]*[0-9]){{{count - 1}}}", digits=count)
 
 
 class Engine(Protocol):
@@ -52,18 +71,54 @@ class Engine(Protocol):
         ...
 
 
-class PythonEngine:
-    """One ``re`` search per atom: the reference, and the engine where Hyperscan is missing."""
+# Every byte but ASCII letters and digits: ``bytes.translate`` deletes them in C.
+_NOT_ALNUM = bytes(b for b in range(256) if not (chr(b).isascii() and chr(b).isalnum()))
+_DIGITS = re.compile("[0-9]+")
 
-    __slots__ = ("_patterns",)
+
+def _stripped(text: str) -> str:
+    """``text`` (ASCII) without the characters that are not letters or digits."""
+    return text.encode("ascii").translate(None, _NOT_ALNUM).decode("ascii")
+
+
+class PythonEngine:
+    """The reference, and the engine where Hyperscan is missing: a substring test per
+    literal, one pass for every digit run, one ``re`` search per other atom."""
+
+    __slots__ = ("_caseless", "_digit_runs", "_exact", "_patterns")
 
     def __init__(self, atoms: Sequence[Atom]) -> None:
+        self._exact = [(i, a.text) for i, a in enumerate(atoms) if a.text and not a.caseless]
+        self._caseless = [(i, a.text) for i, a in enumerate(atoms) if a.text and a.caseless]
+        self._digit_runs = [(i, a.digits) for i, a in enumerate(atoms) if a.digits]
         self._patterns = [
-            re.compile(a.pattern, re.ASCII | (re.IGNORECASE if a.caseless else 0)) for a in atoms
+            (i, a.view, _compiled(a)) for i, a in enumerate(atoms) if not (a.text or a.digits)
         ]
 
     def scan(self, text: str) -> frozenset[int]:
-        return frozenset(i for i, p in enumerate(self._patterns) if p.search(text) is not None)
+        found = [i for i, literal in self._exact if literal in text]
+        views = {"text": text}
+        if self._caseless:
+            views["lowered"] = lowered = text.lower()  # ASCII: exactly Hyperscan's folding
+            found += (i for i, literal in self._caseless if literal in lowered)
+        if self._digit_runs:
+            # Digits with nothing but other characters between them are consecutive once
+            # those characters are gone: the longest such run answers every count.
+            views["stripped"] = stripped = _stripped(text)
+            longest = max(map(len, _DIGITS.findall(stripped)), default=0)
+            found += (i for i, count in self._digit_runs if longest >= count)
+        for i, view, pattern in self._patterns:
+            if view not in views:
+                views[view] = text.lower() if view == "lowered" else _stripped(text)
+            if pattern.search(views[view]) is not None:
+                found.append(i)
+        return frozenset(found)
+
+
+def _compiled(atom: Atom) -> re.Pattern[str]:
+    if atom.python is not None:
+        return re.compile(atom.python, re.ASCII)
+    return re.compile(atom.pattern, re.ASCII | (re.IGNORECASE if atom.caseless else 0))
 
 
 class HyperscanEngine:

@@ -18,6 +18,23 @@ _DIGIT = (Atom("[0-9]"),)
 # space, the separators \x1c-\x1f, and "?" for the rest of Unicode's.
 _SPACE = r"[\t-\r\x1c-\x20?]"
 
+
+def _words() -> Atom:
+    """A number word after a character that is not a letter (the gate text starts with
+    a space). For ``re``, the lower-cased text read from the word's first letter, which
+    it skips ahead to, looking back from there for the non-letter."""
+    firsts = sorted({w[0] for w in NUMBER_WORDS})
+    by_first = "|".join(
+        f"(?<={f})(?:{'|'.join(w[1:] for w in NUMBER_WORDS if w[0] == f)})" for f in firsts
+    )
+    return Atom(
+        f"[^A-Za-z](?:{'|'.join(NUMBER_WORDS)})",
+        caseless=True,
+        python=f"[{''.join(firsts)}](?<![a-z].)(?:{by_first})",
+        view="lowered",
+    )
+
+
 FACT_GATES: dict[str, Gate] = {
     "link": ((Atom.literal("://"), Atom.literal("www.", caseless=True)),),
     "email": ((Atom.literal("@"),),),
@@ -35,6 +52,6 @@ FACT_GATES: dict[str, Gate] = {
         tuple(Atom.literal(w, caseless=True) for w in ("dollar", "euro", "pound", "buck")),
     ),
     # A number word not inside a word: one inside ("someone") is dropped by ``extract``.
-    "words": ((Atom(f"[^A-Za-z](?:{'|'.join(NUMBER_WORDS)})", caseless=True),),),
+    "words": ((_words(),),),
     "quote": ((Atom("[\"'?]"),),),
 }
