@@ -93,7 +93,7 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
         unsupported = []
         for fact in facts:
             budget.check()
-            if not index.supports(fact):
+            if not index.supports(fact, answer.text[fact.start : fact.end]):
                 unsupported.append(fact)
         if not unsupported:
             return PASSED
