@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.gates import Atom, Gates, available, engine_name, use
+from turncheck.worker.checks.gates import GATED_CHARS, Atom, Gates, available, engine_name, use
 from turncheck.worker.checks.gates.detectors import detector_gates
 from turncheck.worker.checks.gates.literals import pattern_gate, phrase_gates
 from turncheck.worker.checks.textmap import fold, normalize
@@ -157,3 +157,17 @@ def test_the_engine_is_chosen_when_checks_are_compiled() -> None:
         assert Gates(detector_gates(())).open("") == set(detector_gates(()))
     with pytest.raises(ValueError, match="not available"):
         use("nonesuch").__enter__()
+
+
+@pytest.mark.parametrize("domains", [("",), ("b\u00fccher.example",)])
+def test_internal_domains_a_gate_cannot_spell_leave_the_gate_open(
+    domains: tuple[str, ...],
+) -> None:
+    """An empty or non-ASCII internal domain keeps ``internal_links`` running on every text."""
+    assert detector_gates(domains)["internal_links"] == ()
+
+
+def test_a_pasted_document_opens_every_gate() -> None:
+    """Past ``GATED_CHARS`` the detectors' own budgeted scans decide, not a gate."""
+    gates = Gates(detector_gates(()))
+    assert gates.open("x" * (GATED_CHARS + 1)) == set(detector_gates(()))

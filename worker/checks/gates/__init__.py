@@ -31,6 +31,11 @@ Gate = tuple[Clause, ...]
 
 _choice = ["auto"]
 
+# Longer texts (a pasted document) open every gate: the detectors' scans check the turn's
+# budget as they go, which a gate's scan does not (folding a megabyte to ASCII takes
+# ~30 ms; the ``re`` engine's worst text of this size ~15 ms). Answers are far shorter.
+GATED_CHARS = 16_384
+
 
 @contextmanager
 def use(name: str) -> Iterator[None]:
@@ -54,10 +59,11 @@ def engine_name() -> str:
 class Gates:
     """Named gates over one text, compiled once into one engine; immutable and thread-safe."""
 
-    __slots__ = ("_always", "_clauses", "_engine", "engine")
+    __slots__ = ("_always", "_clauses", "_engine", "_names", "engine")
 
     def __init__(self, gates: Mapping[str, Gate], engine: str | None = None) -> None:
         self.engine = engine or engine_name()
+        self._names = frozenset(gates)
         atoms: dict[Atom, int] = {}
         self._always = frozenset(name for name, gate in gates.items() if not gate)
         self._clauses: list[tuple[str, tuple[frozenset[int], ...]]] = []
@@ -74,6 +80,8 @@ class Gates:
         """The names whose gates open for ``text``, a normalised text (``textmap.normalize``)."""
         if self._engine is None:
             return self._always
+        if len(text) > GATED_CHARS:
+            return self._names
         found = self._engine.scan(gate_text(text))
         opened = [n for n, clauses in self._clauses if all(c & found for c in clauses)]
         return self._always.union(opened)

@@ -9,8 +9,10 @@ script normalised first), and a gate must never shut on what they find:
   a card wrapped over an indented line);
 * labelled numbers also need their label: the detector's own keyword set,
   by the literal pieces it already tests for (``Keywords.needles``);
-* emails: ``@``, ``%40``, or an "at" token followed by a domain label and a
-  dot or "dot" (``name [at] domain [dot] com``, ``name (at) domain.com``);
+* emails: ``@``, ``%40``, or "at" followed by a domain label and a dot or
+  "dot" (``name [at] domain [dot] com``, ``name (at) domain.com``), with up
+  to eight characters of brackets and spaces around the label (bounded, so
+  the ``re`` engine stays linear on a hostile text);
 * credentials: one of the providers' prefixes, or the words the detector
   needs nearby.
 
@@ -69,9 +71,9 @@ _EMAIL = (
     Atom("@"),
     Atom("%40"),
     Atom(
-        r"at[^A-Za-z0-9]+[^ \t\n\r\f\v.]+[^A-Za-z0-9]*(?:\.|dot)",
+        r"at[^A-Za-z0-9]{1,8}[^ \t\n\r\f\v.]{1,64}[^A-Za-z0-9]{0,8}(?:\.|dot)",
         caseless=True,
-        python=r"at[^a-z0-9]+[^ \t\n\r\f\v.]+[^a-z0-9]*(?:\.|dot)",
+        python=r"at[^a-z0-9]{1,8}[^ \t\n\r\f\v.]{1,64}[^a-z0-9]{0,8}(?:\.|dot)",
         view="lowered",
     ),
 )
@@ -95,16 +97,16 @@ _CREDENTIALS = (
 
 def detector_gates(internal_domains: tuple[str, ...]) -> dict[str, Gate]:
     """Each detector's gate; ``()`` for a detector that always runs."""
-    hosts: Clause | None = (
-        Atom.literal("://"),
-        Atom.literal("\\\\"),
-        _IPV4,
-        _IPV6,
-        *(Atom.literal(h, caseless=True) for h in internal_links.HOST_HINTS),
-        *(Atom.literal(d, caseless=True) for d in internal_domains),
-    )
-    if not all(d.isascii() for d in internal_domains):
-        hosts = None
+    hosts: Clause | None = None  # an empty domain is in every text; nor can a gate spell
+    if all(d and d.isascii() for d in internal_domains):  # a domain outside ASCII
+        hosts = (
+            Atom.literal("://"),
+            Atom.literal("\\\\"),
+            _IPV4,
+            _IPV6,
+            *(Atom.literal(h, caseless=True) for h in internal_links.HOST_HINTS),
+            *(Atom.literal(d, caseless=True) for d in internal_domains),
+        )
     return {
         "ssn": ((digits(9),),),
         "card": ((digits(13),),),

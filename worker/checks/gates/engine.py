@@ -167,9 +167,15 @@ def available() -> tuple[str, ...]:
 
 
 def build(atoms: Sequence[Atom], name: str) -> Engine:
-    """An engine of ``name`` (``hyperscan`` or ``python``) over ``atoms``."""
+    """An engine of ``name`` (``hyperscan`` or ``python``) over ``atoms``; the Python one
+    when Hyperscan refuses the atoms (a literal of a user's pattern too long for it)."""
+    if name == "hyperscan" and atoms and hyperscan is not None:
+        try:
+            return HyperscanEngine(atoms)
+        except hyperscan.error:
+            return PythonEngine(atoms)
     if name == "hyperscan":
-        return HyperscanEngine(atoms) if atoms else PythonEngine(atoms)
+        return PythonEngine(atoms)
     if name == "python":
         return PythonEngine(atoms)
     raise ValueError(f"unknown gate engine {name!r}")
