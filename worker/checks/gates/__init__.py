@@ -9,9 +9,13 @@ others instead of its own regex passes.
 A gate is written in conjunctive form: every clause must hold, a clause holds
 when any of its atoms (``Atom``: a small regex) matches the gate text
 (``gate_text``: the normalised text folded to ASCII). A check compiles its
-gates once (``Gates``) into one engine, Hyperscan where the package is
-installed, else ``re``: the two give the same answers (``engine``), and a
-check's results are the same with gates on or off (``tests/checks/gates``).
+gates once (``Gates``: every detector's, phrase's or extractor's gate of the
+check) into one engine, Hyperscan where the package is installed, else
+``re``, and scans each text it reads once. The two engines give the same
+answers (``engine``), and a check's results are the same with gates on or
+off (``tests/checks/gates``). Each check keeps its own database: one shared
+by all checks of a turn would save a few scans per turn, but would have to
+grow and shrink with every draft check a backtest compiles.
 
 ``use("off")`` compiles checks with every gate open, to compare against.
 """
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from turncheck.worker.checks.gates.engine import Atom, Engine, available, build
 from turncheck.worker.checks.gates.text import gate_text
@@ -29,7 +34,7 @@ Clause = tuple[Atom, ...]
 Gate = tuple[Clause, ...]
 """Open when every clause holds; ``()`` is always open."""
 
-_choice = ["auto"]
+_choice: ContextVar[str] = ContextVar("gate_engine", default="auto")
 
 # Longer texts (a pasted document) open every gate: the detectors' scans check the turn's
 # budget as they go, which a gate's scan does not (folding a megabyte to ASCII takes
@@ -43,16 +48,16 @@ def use(name: str) -> Iterator[None]:
     (the fastest available) or ``off`` (no gates)."""
     if name not in ("auto", "off", *available()):
         raise ValueError(f"gate engine {name!r} is not available here")
-    _choice.append(name)
+    token = _choice.set(name)
     try:
         yield
     finally:
-        _choice.pop()
+        _choice.reset(token)
 
 
 def engine_name() -> str:
     """The engine checks compiled now get."""
-    name = _choice[-1]
+    name = _choice.get()
     return available()[0] if name == "auto" else name
 
 
