@@ -215,18 +215,6 @@ def make_turn(rng: random.Random, i: int, *, clean: bool = False) -> bytes:
     return json.dumps(turn).encode()
 
 
-def timed(fn: Callable[[Any], Any], items: Sequence[Any]) -> tuple[list[int], list[Any]]:
-    """Nanoseconds and result of ``fn`` on each item after the first ``WARMUP``, not counted."""
-    for item in items[:WARMUP]:
-        fn(item)
-    ns, results = [], []
-    for item in items[WARMUP:]:
-        start = time.perf_counter_ns()
-        results.append(fn(item))
-        ns.append(time.perf_counter_ns() - start)
-    return ns, results
-
-
 def timed_together(
     calls: dict[str, Callable[[int], Any]], count: int
 ) -> dict[str, tuple[list[int], list[Any]]]:
@@ -279,8 +267,11 @@ def alone(run: Callable[[Turn, Budget], Any]) -> Callable[[Turn], str]:
     return lambda turn: run(turn, Budget.of_ms(BUDGET_MS)).verdict
 
 
-def per_check(path: Path, turns: Sequence[Turn]) -> list[tuple[str, float, float]]:
-    """(check, mean µs per turn, share failed) of each check, and each detector, run alone."""
+def per_check(
+    path: Path, turns: Sequence[Turn], engine: str
+) -> list[tuple[str, float, float, float]]:
+    """(check, mean µs per turn with gates, share failed, mean µs without) of each check, and
+    each detector, run alone; with and without gates taking turns item by item."""
     variants = []
     for definition in parse_check_file(path).checks:
         variants.append((definition.name, definition))
@@ -288,10 +279,18 @@ def per_check(path: Path, turns: Sequence[Turn]) -> list[tuple[str, float, float
             for d in definition.detectors:
                 one = definition.model_copy(update={"detectors": [d]})
                 variants.append((f"{definition.name}[{d}]", one))
-    rows = []
+    calls: dict[str, Callable[[int], Any]] = {}
     for label, definition in variants:
-        ns, verdicts = timed(alone(COMPILERS[definition.kind](definition)), turns)
-        rows.append((label, statistics.mean(ns) / 1e3, verdicts.count("failed") / len(ns)))
+        for key, name in (("on", engine), ("off", "off")):
+            with gates.use(name):
+                run = alone(COMPILERS[definition.kind](definition))
+            calls[f"{label} {key}"] = lambda i, run=run: run(turns[i])
+    got = timed_together(calls, len(turns))
+    rows = []
+    for label, _ in variants:
+        (on, verdicts), (off, _) = got[f"{label} on"], got[f"{label} off"]
+        share = verdicts.count("failed") / len(on)
+        rows.append((label, statistics.mean(on) / 1e3, share, statistics.mean(off) / 1e3))
     return rows
 
 
@@ -384,22 +383,18 @@ def main() -> None:
         answers.report()
 
     count = min(PER_CHECK_TURNS, args.turns)
-    costs = []
-    for name in (args.gates, "off"):
-        with gates.use(name):
-            costs += [per_check(args.checks, a.turns[: WARMUP + count]) for a in (rich, clean)]
+    rich_rows, clean_rows = (
+        per_check(args.checks, a.turns[: WARMUP + count], engine) for a in (rich, clean)
+    )
     print(f"each check alone over {count} turns, µs per turn, costliest first (gates: {engine}):")
-    head = f"{'rich':>8}{'failed':>7}{'clean':>8}{'failed':>7}{'rich off':>9}{'clean off':>10}"
+    head = f"{'rich':>8}{'failed':>7}{'off':>8}{'clean':>8}{'failed':>7}{'off':>8}"
     print(f"{'check':38}{head}")
-    rows = [
-        (r[0], r[1], r[2], c[1], c[2], ro[1], co[1]) for r, c, ro, co in zip(*costs, strict=True)
-    ]
-    for label, rich_us, rich_failed, clean_us, clean_failed, rich_off, clean_off in sorted(
-        rows, key=lambda row: ("[" in row[0], -row[1])
-    ):
+    rows = [r + c[1:] for r, c in zip(rich_rows, clean_rows, strict=True)]
+    for label, *figures in sorted(rows, key=lambda row: ("[" in row[0], -row[1])):
+        rich_us, rich_failed, rich_off, clean_us, clean_failed, clean_off = figures
         print(
-            f"{label:38}{rich_us:8.1f}{rich_failed:7.1%}{clean_us:8.1f}{clean_failed:7.1%}"
-            f"{rich_off:9.1f}{clean_off:10.1f}"
+            f"{label:38}{rich_us:8.1f}{rich_failed:7.1%}{rich_off:8.1f}"
+            f"{clean_us:8.1f}{clean_failed:7.1%}{clean_off:8.1f}"
         )
 
 

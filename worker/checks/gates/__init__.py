@@ -64,22 +64,28 @@ def engine_name() -> str:
 class Gates:
     """Named gates over one text, compiled once into one engine; immutable and thread-safe."""
 
-    __slots__ = ("_always", "_clauses", "_engine", "_names", "engine")
+    __slots__ = ("_always", "_engine", "_names", "_several", "_single", "engine")
 
     def __init__(self, gates: Mapping[str, Gate], engine: str | None = None) -> None:
         self.engine = engine or engine_name()
         self._names = frozenset(gates)
         atoms: dict[Atom, int] = {}
         self._always = frozenset(name for name, gate in gates.items() if not gate)
-        self._clauses: list[tuple[str, tuple[frozenset[int], ...]]] = []
+        # Each clause as a bit mask of its atoms: it holds when it shares a bit with the
+        # atoms found. Most gates are one clause, tested in one list comprehension.
+        self._single: list[tuple[str, int]] = []
+        self._several: list[tuple[str, tuple[int, ...]]] = []
         for name, gate in gates.items():
-            if gate:
-                clauses = tuple(frozenset(atoms.setdefault(a, len(atoms)) for a in c) for c in gate)
-                self._clauses.append((name, clauses))
+            masks = tuple(sum(1 << atoms.setdefault(a, len(atoms)) for a in set(c)) for c in gate)
+            if len(masks) == 1:
+                self._single.append((name, masks[0]))
+            elif masks:
+                self._several.append((name, masks))
         if self.engine == "off":
-            self._always = frozenset(gates)
-            self._clauses = []
-        self._engine: Engine | None = build(list(atoms), self.engine) if self._clauses else None
+            self._always = self._names
+            self._single, self._several = [], []
+        ready = self._single or self._several
+        self._engine: Engine | None = build(list(atoms), self.engine) if ready else None
 
     def open(self, text: str) -> frozenset[str]:
         """The names whose gates open for ``text``, a normalised text (``textmap.normalize``)."""
@@ -87,8 +93,11 @@ class Gates:
             return self._always
         if len(text) > GATED_CHARS:
             return self._names
-        found = self._engine.scan(gate_text(text))
-        opened = [n for n, clauses in self._clauses if all(c & found for c in clauses)]
+        found = 0
+        for atom in self._engine.scan(gate_text(text)):
+            found |= 1 << atom
+        opened = [name for name, mask in self._single if found & mask]
+        opened += (n for n, masks in self._several if all(found & m for m in masks))
         return self._always.union(opened)
 
 
