@@ -11,7 +11,8 @@ messages, history, JSON tool results and knowledge:
      spaCy pipeline (no model, no NER), no URL recognizer, nothing fetched;
   3. ``json.dumps(json.loads(raw))`` of each turn: what any Python worker pays per turn.
 Each call is timed alone with ``perf_counter_ns``, after 200 warm-up calls not counted; the
-four take turns item by item, so a busy moment of a shared machine falls on all of them.
+four take turns item by item in a shuffled order, so a busy moment of a shared machine
+falls on all of them, and none always finds the item's data warm from the one before.
 
 On a noisy machine read the ratios, not the absolute figures. The goals are issue 10's:
 turncheck / Presidio throughput >= 20x on the same answers, p99 < 2 ms per turn, and on
@@ -218,16 +219,19 @@ def make_turn(rng: random.Random, i: int, *, clean: bool = False) -> bytes:
 def timed_together(
     calls: dict[str, Callable[[int], Any]], count: int
 ) -> dict[str, tuple[list[int], list[Any]]]:
-    """``timed`` for several calls on item after item, in turn (the order rotating), so
-    that a busy moment of the machine lands on all of them alike, not on one."""
+    """Nanoseconds and result of each call on each item after the first ``WARMUP``, not
+    counted. The calls take turns item by item, in a shuffled order: a busy moment of the
+    machine lands on all of them alike, and none always runs right after another on the
+    same item, with its data still in the CPU's caches."""
     for i in range(WARMUP):
         for call in calls.values():
             call(i)
-    names = list(calls)
-    out: dict[str, tuple[list[int], list[Any]]] = {name: ([], []) for name in names}
+    order = list(calls)
+    shuffle = random.Random(7).shuffle
+    out: dict[str, tuple[list[int], list[Any]]] = {name: ([], []) for name in order}
     for i in range(WARMUP, count):
-        k = i % len(names)
-        for name in names[k:] + names[:k]:
+        shuffle(order)
+        for name in order:
             start = time.perf_counter_ns()
             result = calls[name](i)
             out[name][0].append(time.perf_counter_ns() - start)
