@@ -10,7 +10,7 @@ the atom also takes ``?``, which stands for any character outside ASCII.
 from __future__ import annotations
 
 from turncheck.worker.checks.facts.patterns import TLDS
-from turncheck.worker.checks.facts.words import NUMBER_WORDS
+from turncheck.worker.checks.facts.words import TEN_OR_MORE_WORDS
 from turncheck.worker.checks.gates import Atom, Gate
 
 _DIGIT = (Atom("[0-9]"),)
@@ -20,15 +20,19 @@ _SPACE = r"[\t-\r\x1c-\x20?]"
 
 
 def _words() -> Atom:
-    """A number word after a character that is not a letter (the gate text starts with
-    a space). For ``re``, the lower-cased text read from the word's first letter, which
-    it skips ahead to, looking back from there for the non-letter."""
-    firsts = sorted({w[0] for w in NUMBER_WORDS})
+    """A number word of ten or more after a character that is not a letter (the gate
+    text starts with a space). ``extract`` keeps a number in words only from ten up,
+    and only when its first word is not inside a word; any other word of it follows a
+    space or a hyphen, and a value of ten or more takes a word worth ten or more. For
+    ``re``, the lower-cased text read from the word's first letter, which it skips ahead
+    to, looking back from there for the non-letter."""
+    words = TEN_OR_MORE_WORDS
+    firsts = sorted({w[0] for w in words})
     by_first = "|".join(
-        f"(?<={f})(?:{'|'.join(w[1:] for w in NUMBER_WORDS if w[0] == f)})" for f in firsts
+        f"(?<={f})(?:{'|'.join(w[1:] for w in words if w[0] == f)})" for f in firsts
     )
     return Atom(
-        f"[^A-Za-z](?:{'|'.join(NUMBER_WORDS)})",
+        f"[^A-Za-z](?:{'|'.join(words)})",
         caseless=True,
         python=f"[{''.join(firsts)}](?<![a-z].)(?:{by_first})",
         view="lowered",
@@ -51,7 +55,6 @@ FACT_GATES: dict[str, Gate] = {
         (Atom.literal("cent", caseless=True), Atom.literal("pence", caseless=True)),
         tuple(Atom.literal(w, caseless=True) for w in ("dollar", "euro", "pound", "buck")),
     ),
-    # A number word not inside a word: one inside ("someone") is dropped by ``extract``.
     "words": ((_words(),),),
     "quote": ((Atom("[\"'?]"),),),
 }
