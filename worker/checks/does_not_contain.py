@@ -13,6 +13,8 @@ import regex
 from turncheck.schemas.checkfile import DoesNotContainCheck
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.gates import Gates
+from turncheck.worker.checks.gates.literals import phrase_gates
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import fold
 from turncheck.worker.checks.texts import stage_texts
@@ -21,9 +23,13 @@ from turncheck.worker.turn import Turn
 REASON = "The text contains a banned phrase."
 
 
+def _folded(phrases: list[str]) -> set[str]:
+    return {fold(p, Budget.unlimited()).text.strip() for p in phrases}
+
+
 def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
     parts = []
-    folded = {fold(p, Budget.unlimited()).text.strip() for p in phrases}
+    folded = _folded(phrases)
     for phrase in sorted(folded, key=len, reverse=True):
         body = r"\s+".join(regex.escape(word) for word in phrase.split())
         # Boundaries only where the phrase itself starts or ends with a word
@@ -36,6 +42,7 @@ def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
 
 def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn, Budget], Outcome]:
     phrases = _phrase_regex(definition.phrases)
+    gates = Gates(phrase_gates(sorted(_folded(definition.phrases))))
     stage = definition.stage
 
     def run(turn: Turn, budget: Budget) -> Outcome:
@@ -43,6 +50,8 @@ def compile_check(definition: DoesNotContainCheck) -> Callable[[Turn, Budget], O
         for field, text in stage_texts(turn, stage, with_rounds=True):
             budget.check()
             folded = fold(text, budget)
+            if not gates.open(folded.text):
+                continue  # each phrase misses a word in the text: none can match
             for match in scan.finditer(phrases, folded.text, budget):
                 start, end = folded.span(match.start(), match.end())
                 spans.append(Span(field, start, end, "phrase"))

@@ -18,6 +18,8 @@ import regex
 from turncheck.schemas.checkfile import PatternCheck
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget, BudgetSpent
+from turncheck.worker.checks.gates import Gates
+from turncheck.worker.checks.gates.literals import pattern_gate
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize
 from turncheck.worker.checks.texts import stage_texts
@@ -62,6 +64,10 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
     for name in definition.flags:
         flags |= FLAGS[name]
     pattern = regex.compile(definition.pattern, flags)
+    gate = pattern_gate(
+        definition.pattern, "ignorecase" in definition.flags, "verbose" in definition.flags
+    )
+    gates = Gates({"pattern": gate})
     keywords = _keywords_regex(definition.context_keywords)
     window = definition.context_window_chars
     use_luhn = definition.luhn
@@ -76,13 +82,16 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
         return True
 
     def run(turn: Turn, budget: Budget) -> Outcome:
-        limit = budget.capped_ms(definition.timeout_ms)
+        limit: Budget | None = None  # the pattern's own clock starts at its first scan
         spans: list[Span] = []
         try:
             for field, stored in stage_texts(turn, stage, with_rounds=True):
                 budget.check()
                 mapped = normalize(stored, budget)
                 text = mapped.text
+                if not gates.open(text):
+                    continue  # a literal every match holds is not in the text
+                limit = limit or budget.capped_ms(definition.timeout_ms)
                 for match in scan.finditer(pattern, text, limit, runaway=True):
                     if match.end() > match.start() and counts(text, match):
                         start, end = mapped.span(match.start(), match.end())

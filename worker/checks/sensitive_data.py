@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 from turncheck.schemas.checkfile import SensitiveDataCheck
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.gates import Gates
+from turncheck.worker.checks.gates.detectors import detector_gates
 from turncheck.worker.checks.result import Outcome, Span, Verdict
 from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext, phone
 from turncheck.worker.checks.textmap import normalize
@@ -25,10 +27,15 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
     stage = definition.stage
     leak_words = definition.instructions_leak_words
     internal_domains = tuple(d.lower().strip(".") for d in definition.internal_domains)
+    every_gate = detector_gates(internal_domains)
+    gates = Gates({name: every_gate.get(name, ()) for name, _ in detectors})
+
+    reads_instructions = "instructions_leak" in definition.detectors
 
     def run(turn: Turn, budget: Budget) -> Outcome:
+        instructions = turn.instructions if reads_instructions else None
         context = DetectorContext(
-            instructions=normalize(turn.instructions or "", budget).text,
+            instructions=normalize(instructions or "", budget).text,
             private_values=tuple(turn.private_values),
             instructions_leak_words=leak_words,
             internal_domains=internal_domains,
@@ -38,7 +45,10 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
         for field, text in stage_texts(turn, stage, with_rounds=False):
             budget.check()
             mapped = normalize(text, budget)
+            opened = gates.open(mapped.text)
             for name, find in detectors:
+                if name not in opened:
+                    continue  # a gate shuts only on a text its detector finds nothing in
                 budget.check()
                 for start, end in find(mapped.text, context):
                     if end > start:

@@ -27,6 +27,8 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import Fact, extract_facts
 from turncheck.worker.checks.facts.index import SourceIndex
 from turncheck.worker.checks.facts.sources import join_sources, source_texts
+from turncheck.worker.checks.gates import Gates
+from turncheck.worker.checks.gates.facts import FACT_GATES
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize
 from turncheck.worker.turn import Turn
@@ -67,11 +69,14 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
     allowed = tuple(definition.allowed)
     allowed_regex = _allowed_regex(definition.allowed)
     max_sum_terms = definition.max_sum_terms
+    gates = Gates(FACT_GATES)
+    gated = gates.engine != "off"
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         budget.check()
         answer = normalize(turn.output.text, budget)
-        facts = [f for f in extract_facts(answer.text, budget) if f.kind in kinds]
+        opened = gates.open(answer.text) if gated else None
+        facts = [f for f in extract_facts(answer.text, budget, opened) if f.kind in kinds]
         if not facts:
             return PASSED
         if allowed_regex is not None:
@@ -88,7 +93,7 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
         unsupported = []
         for fact in facts:
             budget.check()
-            if not index.supports(fact):
+            if not index.supports(fact, answer.text[fact.start : fact.end]):
                 unsupported.append(fact)
         if not unsupported:
             return PASSED

@@ -32,7 +32,7 @@ source names it.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
@@ -141,9 +141,12 @@ def is_id_token(token: str) -> bool:
     )
 
 
-def extract_facts(text: str, budget: Budget) -> list[Fact]:
+def extract_facts(text: str, budget: Budget, opened: frozenset[str] | None = None) -> list[Fact]:
     """Every fact in ``text`` in text order; offsets are into ``text``. Each scan checks
-    ``budget`` between its matches (``scan``), and raises ``BudgetSpent`` when it is gone."""
+    ``budget`` between its matches (``scan``), and raises ``BudgetSpent`` when it is gone.
+
+    ``opened``: the extractors whose gates opened for ``text`` (``gates.facts``); None
+    runs each behind its own cheap test."""
     claims = _Claims(len(text))
     facts: list[Fact] = []
 
@@ -158,49 +161,54 @@ def extract_facts(text: str, budget: Budget) -> list[Fact]:
                 budget.check()
                 yield m
 
+    def gate(name: str, test: Callable[[], object] = lambda: True) -> object:
+        return test() if opened is None else name in opened
+
     # Cheap tests first: most answers hold no link or email address.
-    for m in matches(URL, "://" in text or "www." in text):
+    for m in matches(URL, gate("link", lambda: "://" in text or "www." in text)):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in matches(EMAIL, "@" in text):
+    for m in matches(EMAIL, gate("email", lambda: "@" in text)):
         add("email", m.start(), m.end(), m.group().lower())
-    for m in matches(BARE_DOMAIN, scan.search(MAY_BE_DOMAIN, text, budget)):
+    for m in matches(BARE_DOMAIN, gate("domain", lambda: scan.search(MAY_BE_DOMAIN, text, budget))):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in find_dates(text, budget):
+    for m in find_dates(text, budget) if gate("digits") else ():
         keys = date_keys(m, case_from=text)
         if keys:
             add("date", m.start(), m.end(), *keys)
-    for m in matches(PHONE, "+" in text or scan.search(MAY_BE_PHONE, text, budget)):
+    may_be_phone = lambda: "+" in text or scan.search(MAY_BE_PHONE, text, budget)  # noqa: E731
+    for m in matches(PHONE, gate("phone", may_be_phone)):
         digits = phone_digits(m.group())
         if 7 <= len(digits) <= 15:
             add("phone", m.start(), m.end(), digits)
-    for m in matches(SPACED_ID):
+    for m in matches(SPACED_ID, gate("spaced_id")):
         key = spaced_id_key(m)
         if key is not None:
             add("id", m.start(), m.end(), *_id_keys(key))
     for pattern in (IGNORED, LIST_MARKER):
-        for m in matches(pattern):
+        for m in matches(pattern, gate("digits")):
             claims.take(m.start(), m.end())
-    lower = text.lower()
-    for m in matches(CARD_ENDING, "ending" in lower or "ends " in lower or "last " in lower):
+    lower = text.lower() if opened is None else ""
+    ending = lambda: "ending" in lower or "ends " in lower or "last " in lower  # noqa: E731
+    for m in matches(CARD_ENDING, gate("card_ending", ending)):
         add("id", m.start("digits"), m.end(), m["digits"], tail=True)
-    for m in matches(TOKEN):
+    for m in matches(TOKEN, gate("digits")):
         if is_id_token(m.group()):
             add("id", m.start(), m.end(), *_id_keys(id_key(m.group())))
-    for m in matches(MONEY_WORDS, "cent" in lower or "pence" in lower):
+    for m in matches(MONEY_WORDS, gate("money_words", lambda: "cent" in lower or "pence" in lower)):
         money = money_value(m)
         if money is not None and not (m.start() and text[m.start() - 1].isalnum()):
             add("amount", m.start(), m.end(), money, approx=_hedged(text, m))
-    for m in matches(ANSWER_NUMBER):
+    for m in matches(ANSWER_NUMBER, gate("digits")):
         _add_number(m, text, add)
-    for m in matches(WORDS):
+    for m in matches(WORDS, gate("words")):
         if m.start() and text[m.start() - 1].isalnum():
             continue  # inside a word: "someone", "often"
         value = words_value(m.group())
         if value is not None and value >= 10:
             add("amount", m.start(), m.end(), Decimal(value), plain=True, approx=_hedged(text, m))
-    for m in matches(QUOTE):
+    for m in matches(QUOTE, gate("quote")):
         phrase = m["d"] or m["c"] or m["s"] or ""
         if len(WORD.findall(phrase)) >= 3:
             facts.append(Fact("quote", m.start(), m.end(), (quote_key(phrase),)))

@@ -68,6 +68,9 @@ from turncheck.worker.checks.facts.sums import adds_up
 from turncheck.worker.checks.facts.words import SPELLED_BELOW, spellings
 
 MonthDay = tuple[int, int]
+# An ID as ``SOURCE_TOKEN`` reads one: letters and digits, parts joined by "-" or "_", a digit.
+_WRITTEN_TOKEN = re.compile(r"(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*")
+_ALNUM = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 # Reading source tokens checks the budget once per so many.
 _CHECK_EVERY = 1024
 _DateSets = tuple[set[DateKey], set[MonthDay], set[tuple[int | None, int]], set[MonthDay]]
@@ -87,9 +90,12 @@ class SourceIndex:
         self.max_sum_terms = max_sum_terms
         self.budget = budget
 
-    def supports(self, fact: Fact) -> bool:
-        """True when the sources state ``fact`` (in any format), or add up to it."""
+    def supports(self, fact: Fact, written: str = "") -> bool:
+        """True when the sources state ``fact`` (in any format), or add up to it.
+        ``written``: the fact as the answer writes it, which may save reading every ID."""
         keys = fact.keys
+        if fact.kind == "id" and "ids" not in self.__dict__ and self._states_token(written):
+            return True
         if fact.kind == "amount":
             return self._supports_amount(fact)
         if fact.kind == "date":
@@ -104,6 +110,32 @@ class SourceIndex:
         if fact.kind == "id":
             return self._supports_id(fact)
         return f" {keys[0]} " in self.quote_text
+
+    def _states_token(self, written: str) -> bool:
+        """Whether ``written`` (``A-88213``, ``4170``) stands in the sources whole, as a
+        token or the tail of one, so that its ``id_key`` is among ``ids`` (a digit run is a
+        whole run of digits); a quick look for the common case, before ``ids`` reads every
+        token of the sources."""
+        written = written.lstrip("#")
+        if not _WRITTEN_TOKEN.fullmatch(written):
+            return False
+        digits = written.isdigit()
+        blob, size = self.blob, len(written)
+        at = blob.find(written)
+        while at != -1:
+            self.budget.check()
+            before, after = blob[at - 1 : at] if at else "", blob[at + size : at + size + 2]
+            if digits:
+                if not (before.isdigit() or after[:1].isdigit()):
+                    return True
+            elif (
+                before not in _ALNUM
+                and after[:1] not in _ALNUM
+                and not (after[:1] in ("-", "_") and after[1:] in _ALNUM)
+            ):
+                return True
+            at = blob.find(written, at + 1)
+        return False
 
     def _supports_id(self, fact: Fact) -> bool:
         if any(key in self.ids for key in fact.keys):

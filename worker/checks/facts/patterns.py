@@ -20,10 +20,10 @@ URL = re.compile(rf"(?:https?://|www\.){_PATH}+", re.IGNORECASE)
 # A bare domain is a link when its top-level domain is a common one ("acme.com")
 # or a path follows ("shop.example.io/returns"). Lower-case top-level domains
 # only: "ASP.NET" and "Node.js" are names, not links.
-_TLDS = "com|org|net|io|co|ai|app|dev|shop|store|help|info|biz|us|uk|ca|de|fr|es|au|eu"
+TLDS = "com|org|net|io|co|ai|app|dev|shop|store|help|info|biz|us|uk|ca|de|fr|es|au|eu"
 BARE_DOMAIN = re.compile(
     r"(?<![\w@./-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
-    rf"(?:(?:{_TLDS})(?![\w-])(?:/{_PATH}*)?|[a-z]{{2,}}/{_PATH}*)"
+    rf"(?:(?:{TLDS})(?![\w-])(?:/{_PATH}*)?|[a-z]{{2,}}/{_PATH}*)"
 )
 TRAILING = ".,;:!?"
 
@@ -130,7 +130,7 @@ COMPOUND = re.compile(r"[0-9](?<![\w.].)[0-9]*(?:[-_][A-Za-z0-9]+)+")
 # every match of ``BARE_DOMAIN`` holds a match of the first, every match of
 # ``PHONE`` a "+" or a match of the second. Both start with a literal or a
 # class, so a miss costs a fast scan instead of a full pass.
-MAY_BE_DOMAIN = re.compile(rf"\.(?:(?:{_TLDS})(?![\w-])|[a-z]{{2,}}/)")
+MAY_BE_DOMAIN = re.compile(rf"\.(?:(?:{TLDS})(?![\w-])|[a-z]{{2,}}/)")
 MAY_BE_PHONE = re.compile(r"[0-9]{3}[\s.-][0-9]{3}")
 DIGITS = re.compile(r"[0-9]+")
 ID_SEPARATOR = re.compile(r"[-_]")

@@ -43,6 +43,10 @@ _UNITS = [
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _WORD_VALUE = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 _ALL_WORDS = sorted([*_WORD_VALUE, "hundred", *SCALE_WORDS], key=len, reverse=True)
+NUMBER_WORDS = tuple(_ALL_WORDS)
+"""Every word a number in words is made of, longest first."""
+TEN_OR_MORE_WORDS = tuple(w for w in _ALL_WORDS if _WORD_VALUE.get(w, 100) >= 10)
+"""The number words worth ten or more: a number in words of ten or more holds one."""
 # One character class comes first, so ``re`` skips ahead to the letters that
 # start a number word: it only does that for a pattern that opens with a class
 # or literal (not for an alternation of classes, nor after a ``\b``). A

@@ -35,7 +35,7 @@ from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.ip_address import IPAddress, iter_ip_addresses
 
 _INTERNAL_SUFFIXES = ("internal", "local", "corp", "lan", "intranet", "home.arpa", "localdomain")
-_HOST_HINTS = (*("." + suffix for suffix in _INTERNAL_SUFFIXES), "localhost")
+HOST_HINTS = (*("." + suffix for suffix in _INTERNAL_SUFFIXES), "localhost")
 _INTERNAL_NETWORKS = tuple(
     ipaddress.ip_network(net)
     for net in (
@@ -92,7 +92,7 @@ def find_internal_links(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
                 spans.append((match.start(), match.start() + len(match.group().rstrip(_TRAILING))))
     lowered = text.lower()
     # Most texts name no internal place: skip the host scan unless a suffix is there.
-    if any(hint in lowered for hint in _HOST_HINTS + domains):
+    if any(hint in lowered for hint in HOST_HINTS + domains):
         for match in scan.finditer(_HOST, text, budget):
             if _is_internal_name(match.group().lower(), domains) and _is_place(text, match):
                 spans.append((match.start(), _extend(text, match.end())))

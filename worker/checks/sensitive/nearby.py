@@ -70,6 +70,11 @@ class Keywords:
         # twice the phrase is a generous bound for the scan margins below.
         self._longest = 2 * len(words[0]) + 8
 
+    @property
+    def needles(self) -> tuple[str, ...]:
+        """Case-folded literals one of which every keyword found holds (gates read them)."""
+        return self._needles
+
     def all_in(self, text: str, budget: Budget) -> list[tuple[int, int]]:
         """Every keyword of ``text``, in order; ``[]`` at once when none can be there.
 

@@ -1,0 +1,60 @@
+"""The gates of the ``facts`` extractors on the answer: what each extractor's matches hold.
+
+They take the place of the cheap tests ``extract`` made one by one ("@" in
+the text, a TLD after a dot, "cent" for money in words) and add gates to the
+extractors that had none; with gates off, ``extract`` runs its own tests.
+Where an extractor's pattern reads Unicode (``\\s``, ``\\w``, a curly quote),
+the atom also takes ``?``, which stands for any character outside ASCII.
+"""
+
+from __future__ import annotations
+
+from turncheck.worker.checks.facts.patterns import TLDS
+from turncheck.worker.checks.facts.words import TEN_OR_MORE_WORDS
+from turncheck.worker.checks.gates import Atom, Gate
+
+_DIGIT = (Atom("[0-9]"),)
+# What ``\s`` matches in a str pattern, as the gate text writes it: ASCII white
+# space, the separators \x1c-\x1f, and "?" for the rest of Unicode's.
+_SPACE = r"[\t-\r\x1c-\x20?]"
+
+
+def _words() -> Atom:
+    """A number word of ten or more after a character that is not a letter (the gate
+    text starts with a space). ``extract`` keeps a number in words only from ten up,
+    and only when its first word is not inside a word; any other word of it follows a
+    space or a hyphen, and a value of ten or more takes a word worth ten or more. For
+    ``re``, the lower-cased text read from the word's first letter, which it skips ahead
+    to, looking back from there for the non-letter."""
+    words = TEN_OR_MORE_WORDS
+    firsts = sorted({w[0] for w in words})
+    by_first = "|".join(
+        f"(?<={f})(?:{'|'.join(w[1:] for w in words if w[0] == f)})" for f in firsts
+    )
+    return Atom(
+        f"[^A-Za-z](?:{'|'.join(words)})",
+        caseless=True,
+        python=f"[{''.join(firsts)}](?<![a-z].)(?:{by_first})",
+        view="lowered",
+    )
+
+
+FACT_GATES: dict[str, Gate] = {
+    "link": ((Atom.literal("://"), Atom.literal("www.", caseless=True)),),
+    "email": ((Atom.literal("@"),),),
+    "domain": ((Atom(rf"\x2e(?:{TLDS}|[a-z][a-z]+/)"),),),
+    "phone": ((Atom.literal("+"), Atom(rf"[0-9]{{3}}(?:{_SPACE}|[.\-])[0-9]{{3}}")),),
+    # A code with a capital, one space, then a group with a digit ("MTR 0041", "1Z 999").
+    "spaced_id": ((Atom("[A-Z][A-Z0-9]{0,3} [A-Z]*[0-9]"),),),
+    "digits": (_DIGIT,),
+    "card_ending": (
+        tuple(Atom.literal(w, caseless=True) for w in ("ending", "ends", "last")),
+        _DIGIT,
+    ),
+    "money_words": (
+        (Atom.literal("cent", caseless=True), Atom.literal("pence", caseless=True)),
+        tuple(Atom.literal(w, caseless=True) for w in ("dollar", "euro", "pound", "buck")),
+    ),
+    "words": ((_words(),),),
+    "quote": ((Atom("[\"'?]"),),),
+}
