@@ -18,8 +18,8 @@ Taken out (the rest of the text stays as it is):
   ``2*3``) they stay;
 * the target of a markdown link or image, ``](https://...)``: its URL is not
   text the reader sees as words;
-* the number of an ordered list item at the start of a line (``1.``, ``2)``)
-  and the info string of a code fence (```` ```python ````);
+* the number of an ordered list item at the start of a line or after a tag
+  that breaks one (``1.``, ``<br>2)``) and the info string of a code fence (```` ```python ````);
 * the trademark, registered and copyright signs ™ ® © ℠.
 
 Most texts hold none of this: one C-speed search for the characters that can
@@ -62,6 +62,7 @@ _ITEM_FIRST = re.compile(r"[ \t>]*[0-9]{1,9}[.)][ \t]")
 _MARKUP = re.compile(
     r"""
     (?P<comment><!--.*?-->)
+  | (?P<item_after_tag><(?:br|/?li|/?p|/?div)\b[^<>]{0,2000}>[ \t]*[0-9]{1,9}[.)](?=[ \t]))
   | (?P<tag></?(?P<name>[A-Za-z][A-Za-z0-9-]{0,31})(?:\s[^<>]{0,2000})?/?>)
   | (?P<entity>&(?:\#[0-9]{1,7}|\#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)
   | (?P<target>\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\))
@@ -124,7 +125,7 @@ def _replacement(match: re.Match[str]) -> str:
     if kind == "entity":
         decoded = html.unescape(match.group())
         return "" if decoded in INVISIBLE or decoded in SIGNS else decoded
-    if kind == "fence":
+    if kind in ("fence", "item_after_tag"):
         return " "
     return ""
 

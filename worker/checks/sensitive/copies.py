@@ -5,7 +5,9 @@ order, where each ``EDIT_EVERY_WORDS`` source words allow one edit: a word
 changed, inserted or dropped (two words at most in one place: "e-mail" for
 "email", "do not" for "don't"). Between two edits the text matches the source
 exactly for at least ``SEED_WORDS`` words. A number is never edited: a copy
-that states another number, or leaves one out, says something else. Words are
+that states another number, or leaves one out, says something else. Nor is
+"you" put in place of the source's words ("transfer you" for "transfer them"): that
+is the agent doing what it was told, for the person it speaks to. Words are
 runs of letters and digits compared case-folded, so punctuation and spacing
 never count as edits.
 
@@ -44,6 +46,7 @@ _SENTENCE_END = re.compile(r"[.!?;][\s\"')\]]|\n")
 # of such words with gaps of at most MAX_GAP_WORDS others could hold a copy.
 _STRETCH = re.compile(rb"\x01(?:\x01|\x00{1,%d}(?=\x01))*" % MAX_GAP_WORDS)
 _DIGIT = re.compile("[0-9]")
+_ADDRESS = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 # The copy search checks the budget once per so many words or seeds.
 _CHECK_EVERY = 4096
 
@@ -174,8 +177,7 @@ def _chains(
                     continue
                 if excluded and not excluded.isdisjoint(range(source_end, j0)):
                     continue
-                skipped = [*words[text_end:i0], *source.words[source_end:j0]]
-                if any(_DIGIT.search(word) for word in skipped):
+                if _changes_meaning(words[text_end:i0], source.words[source_end:j0]):
                     continue
                 linked = best[p] + length - max(gap, i0 - text_end)
                 if linked > score:
@@ -194,6 +196,14 @@ def _chains(
             s = previous[s]
         chains.append(chain[::-1])
     return chains
+
+
+def _changes_meaning(put_in: Sequence[str], left_out: Sequence[str]) -> bool:
+    """Whether an edit says something else, or to someone else, rather than hides a copy."""
+    if any(_DIGIT.search(word) for word in (*put_in, *left_out)):
+        return True
+    # In place of other words only: "asks you to cancel" for "asks to cancel" still copies.
+    return bool(left_out) and not _ADDRESS.isdisjoint(put_in) and _ADDRESS.isdisjoint(left_out)
 
 
 def _counted(chain: list[_Segment], k: int, min_words: int) -> list[Copy]:
