@@ -31,6 +31,7 @@ once per turn and within the budget.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -47,6 +48,7 @@ _CACHED_CHARS = 32_768
 # asks once per text it reads.
 _PUBLIC_KEPT = 4
 _public_memo: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
+_public_lock = threading.Lock()
 
 
 def _build_index(instructions: str, n: int, budget: Budget) -> copies.Source:
@@ -117,12 +119,14 @@ def _public(
 ) -> frozenset[int]:
     """Indices of the instructions' words that the knowledge holds too (see the module)."""
     key = (instructions, knowledge, n)
-    known = _public_memo.get(key)
+    with _public_lock:
+        known = _public_memo.get(key)
     if known is None:
         known = _shared(knowledge, n, source, budget)
-        while len(_public_memo) >= _PUBLIC_KEPT:
-            _public_memo.pop(next(iter(_public_memo)))
-        _public_memo[key] = known
+        with _public_lock:
+            while len(_public_memo) >= _PUBLIC_KEPT:
+                del _public_memo[next(iter(_public_memo))]
+            _public_memo[key] = known
     return known
 
 
