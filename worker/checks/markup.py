@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
@@ -55,26 +56,31 @@ _BLOCK_TAGS = frozenset(
 _STARTS = ("<", "&", "*", "_", "`", "~~", "]", *SIGNS)
 # A list number after a new line: a pattern led by a literal gets the engine's fast scan.
 _ITEM_AFTER_LINE = re.compile(r"\n[ \t>]*[0-9]{1,9}[.)][ \t]")
-_ITEM_FIRST = re.compile(r"[ \t>]*[0-9]{1,9}[.)][ \t]")
 
-# Alternatives that can start at the same place are in order of precedence:
-# a fence before emphasis (both start with backticks).
+# What starts a line: a code fence's info string, a list number. At the text's start it
+# is matched alone; after a new line, as _MARKUP's "line".
+_LINE_START = r"[ \t]{0,3}(?:```|~~~)[^\n`]*|[ \t>]*[0-9]{1,9}[.)](?=[ \t])"
+_FIRST_LINE = re.compile(_LINE_START)
+# The lookahead of every character markup starts with rejects most positions at once,
+# where trying each alternative would take ten times as long. Emphasis is any run of
+# delimiters here; whether it opens or closes is judged in Python, on the few runs found.
 _MARKUP = re.compile(
     r"""
-    (?P<comment><!--.*?-->)
+    (?=[<&\]\n*_`~™®©℠])
+    (?:
+    (?P<comment><!--.{0,2000}?-->)
   | (?P<item_after_tag><(?:br|/?li|/?p|/?div)\b[^<>]{0,2000}>[ \t]*[0-9]{1,9}[.)](?=[ \t]))
   | (?P<tag></?(?P<name>[A-Za-z][A-Za-z0-9-]{0,31})(?:\s[^<>]{0,2000})?/?>)
   | (?P<entity>&(?:\#[0-9]{1,7}|\#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)
   | (?P<target>\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\))
-  | (?P<fence>^[ \t]{0,3}(?:```|~~~)[^\n`]*)
-  | (?P<item>^[ \t>]*[0-9]{1,9}[.)](?=[ \t]))
+  | (?P<line>\n(?:"""
+    + _LINE_START
+    + r"""))
   | (?P<sign>[™®©℠])
-  | (?P<emphasis>
-        (?<![^\W_])(?:[*_`]|~~)+(?=[^\W_])    # opens: no word before, a word after
-      | (?<=[^\W_])(?:[*_`]|~~)+(?![^\W_])    # closes: a word before, none after
+  | (?P<emphasis>(?:[*_`]|~~)+)
     )
     """,
-    re.VERBOSE | re.MULTILINE | re.DOTALL,
+    re.VERBOSE | re.DOTALL,
 )
 
 
@@ -83,7 +89,7 @@ def has_markup(text: str) -> bool:
     the text itself. A plain-function gate for prefilters."""
     return (
         any(start in text for start in _STARTS)
-        or _ITEM_FIRST.match(text) is not None
+        or _FIRST_LINE.match(text) is not None
         or _ITEM_AFTER_LINE.search(text) is not None
     )
 
@@ -97,11 +103,7 @@ def plain(text: str, budget: Budget) -> MappedText:
     shifts: list[int] = []
     done = 0  # end of what was copied from text so far
     shift = 0  # original offset minus plain offset, from the last edit on
-    for match in scan.finditer(_MARKUP, text, budget):
-        replacement = _replacement(match)
-        start, end = match.span()
-        if replacement == match.group():
-            continue
+    for start, end, replacement in _edits(text, budget):
         pieces.append(text[done:start])
         pieces.append(replacement)
         done = end
@@ -118,14 +120,36 @@ def plain(text: str, budget: Budget) -> MappedText:
     return MappedText("".join(pieces), tuple(breaks), tuple(shifts))
 
 
-def _replacement(match: re.Match[str]) -> str:
+def _edits(text: str, budget: Budget) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, replacement)`` of each piece of markup, in order."""
+    first = _FIRST_LINE.match(text)
+    pos = 0
+    if first is not None and first.end() > 0:
+        yield 0, first.end(), " " if first.group().lstrip().startswith(("`", "~")) else ""
+        pos = first.end()
+    for match in scan.finditer(_MARKUP, text, budget, pos):
+        replacement = _replacement(match, text)
+        if replacement != match.group():
+            yield match.start(), match.end(), replacement
+
+
+def _replacement(match: re.Match[str], text: str) -> str:
     kind = match.lastgroup
+    if kind == "emphasis":
+        start, end = match.span()
+        word_before = start > 0 and text[start - 1].isalnum()
+        word_after = end < len(text) and text[end].isalnum()
+        # A delimiter opens (no word before, one after) or closes (the other way round);
+        # between two words or two spaces it is part of the text ("snake_case", "2 * 3").
+        return "" if word_before != word_after else match.group()
     if kind == "tag":
         return " " if match["name"].lower() in _BLOCK_TAGS else ""
     if kind == "entity":
         decoded = html.unescape(match.group())
         return "" if decoded in INVISIBLE or decoded in SIGNS else decoded
-    if kind in ("fence", "item_after_tag"):
+    if kind == "line":
+        return "\n " if match.group().lstrip().startswith(("`", "~")) else "\n"
+    if kind == "item_after_tag":
         return " "
     return ""
 

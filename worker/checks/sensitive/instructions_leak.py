@@ -47,6 +47,11 @@ _CACHED_CHARS = 32_768
 # What the instructions share with the knowledge of the last few turns: the same turn
 # asks once per text it reads.
 _PUBLIC_KEPT = 4
+# What the knowledge must copy of the instructions to share it: two words in a row are
+# chance ("the customer"); four are a sentence's fragment.
+_SHARED_MIN_WORDS = 4
+# Sentences of the instructions compared with the knowledge between two budget checks.
+_CHECK_EVERY = 1024
 _public_memo: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
 _public_lock = threading.Lock()
 
@@ -138,21 +143,30 @@ def _shared(
         budget.check()
         plain = markup.plain(normalize(passage, budget).text, budget).text
         words = copies.words_of(plain, budget)
-        for copy in copies.find(words, source, source.seed_words, budget):
+        for copy in copies.find(words, source, _SHARED_MIN_WORDS, budget):
             covered.update(range(copy.source_first, copy.source_last + 1))
     if not covered:
         return frozenset()
     public: set[int] = set()
-    for first, end in source.sentences:
-        missing = sum(1 for j in range(first, end) if j not in covered)
-        if end - first >= source.seed_words and missing <= max(1, (end - first) // 6):
+    # A sentence the knowledge holds but for an edit at either end, as a copy allows.
+    for k, (first, end) in enumerate(source.sentences):
+        if k % _CHECK_EVERY == 0:
+            budget.check()
+        size = end - first
+        allowed = max(1, size // copies.EDIT_EVERY_WORDS)
+        if (
+            size >= _SHARED_MIN_WORDS
+            and size - len(covered.intersection(range(first, end))) <= allowed
+        ):
             public.update(range(first, end))
-    run: list[int] = []
-    for j in [*sorted(covered), -1]:
-        if run and j == run[-1] + 1:
-            run.append(j)
-            continue
-        if len(run) >= n:
-            public.update(run)
-        run = [j]
+    # A run the knowledge holds that is as long as a leak, sentences or not.
+    runs: list[list[int]] = []  # [first, last] of each run of covered words
+    for j in sorted(covered):
+        if runs and j == runs[-1][1] + 1:
+            runs[-1][1] = j
+        else:
+            runs.append([j, j])
+    for first, last in runs:
+        if last - first + 1 >= n:
+            public.update(range(first, last + 1))
     return frozenset(public)
