@@ -57,8 +57,9 @@ _public_lock = threading.Lock()
 
 
 def _build_index(instructions: str, n: int, budget: Budget) -> copies.Source:
-    seed = min(copies.SEED_WORDS, n)
-    return copies.index(markup.plain(instructions, budget).text, seed, budget)
+    # Anchors short enough for the leak's copies and for the knowledge's shared ones.
+    anchor = min(copies.anchor_words(n), copies.anchor_words(_SHARED_MIN_WORDS))
+    return copies.index(markup.plain(instructions, budget).text, anchor, budget)
 
 
 @lru_cache(maxsize=64)
