@@ -14,6 +14,7 @@ UNLIMITED = Budget.unlimited()
         ("**Acme** Support", "Acme Support"),
         ("__Acme__ and _Acme_ and *Acme*", "Acme and Acme and Acme"),
         ("**_Acme_** ~~old~~ `code`", "Acme old code"),
+        ("Ac**me** Sup*port*", "Acme Support"),
         ("<b>Acme</b> Support", "Acme Support"),
         ("<span class='x'>Ac</span>me", "Acme"),
         ("Acme<br>Support", "Acme Support"),
@@ -38,7 +39,7 @@ def test_plain_takes_out_what_is_not_read_as_words(text: str, expected: str) -> 
 @pytest.mark.parametrize(
     "text",
     [
-        "snake_case and 2*3 and a * b",
+        "snake_case and 2*3 and a * b and 2**10",
         "Version 3.2 ships on May 4. Then 5.1 follows.",
         "x < y > z and &unknown; and [1]",
         "first_last@mailbox.example",

@@ -14,8 +14,8 @@ Taken out (the rest of the text stays as it is):
   ``<span>``, ...) nothing, so ``Acme<br>Support`` stays two words;
 * HTML character references, decoded (``&amp;`` is ``&``, ``&nbsp;`` a space);
 * emphasis and code delimiters (``*``, ``_``, ``~~``, backticks) at the edge of
-  a word: ``**Acme**``, ``_Acme_``, ```Acme```; inside a word (``snake_case``,
-  ``2*3``) they stay;
+  a word: ``**Acme**``, ``_Acme_``, ```Acme```, and asterisks between letters
+  (``Ac**me**``); other delimiters inside a word (``snake_case``, ``2*3``) stay;
 * the target of a markdown link or image, ``](https://...)``: its URL is not
   text the reader sees as words;
 * the number of an ordered list item at the start of a line or after a tag
@@ -140,8 +140,13 @@ def _replacement(match: re.Match[str], text: str) -> str:
         word_before = start > 0 and text[start - 1].isalnum()
         word_after = end < len(text) and text[end].isalnum()
         # A delimiter opens (no word before, one after) or closes (the other way round);
-        # between two words or two spaces it is part of the text ("snake_case", "2 * 3").
-        return "" if word_before != word_after else match.group()
+        # between two spaces it is part of the text ("2 * 3"). Between two letters only
+        # asterisks emphasise ("Ac**me**"); underscores join words ("snake_case"), and
+        # between digits a star multiplies ("2*3").
+        if word_before != word_after:
+            return ""
+        between_letters = word_before and text[start - 1].isalpha() and text[end].isalpha()
+        return "" if between_letters and set(match.group()) == {"*"} else match.group()
     if kind == "tag":
         return " " if match["name"].lower() in _BLOCK_TAGS else ""
     if kind == "entity":
