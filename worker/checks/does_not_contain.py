@@ -25,9 +25,13 @@ from turncheck.worker.checks.texts import stage_texts
 REASON = "The text contains a banned phrase."
 
 
+def _folded(phrases: list[str]) -> set[str]:
+    return {fold(_read(p), Budget.unlimited()).text.strip() for p in phrases}
+
+
 def _phrase_regex(phrases: list[str]) -> regex.Pattern[str]:
     parts = []
-    folded = {fold(_read(p), Budget.unlimited()).text.strip() for p in phrases}
+    folded = _folded(phrases)
     for phrase in sorted(folded, key=len, reverse=True):
         body = r"\s+".join(regex.escape(word) for word in phrase.split())
         # Boundaries only where the phrase itself starts or ends with a word

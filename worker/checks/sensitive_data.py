@@ -25,14 +25,14 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
     stage = definition.stage
     leak_words = definition.instructions_leak_words
     internal_domains = tuple(d.lower().strip(".") for d in definition.internal_domains)
-    reads_knowledge = "instructions_leak" in definition.detectors
+    reads_instructions = "instructions_leak" in definition.detectors
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         context = DetectorContext(
             instructions=normalize(turn.instructions or "", budget).text,
             private_values=tuple(turn.private_values),
             instructions_leak_words=leak_words,
-            knowledge=tuple(p.content for p in turn.knowledge) if reads_knowledge else (),
+            knowledge=tuple(p.content for p in turn.knowledge) if reads_instructions else (),
             internal_domains=internal_domains,
             budget=budget,
         )
