@@ -3,13 +3,15 @@ counts for the trend."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import and_, case, func, literal, select
+from sqlalchemy import func, select
 
 from turncheck.alerts.notice import WindowCounts
 from turncheck.worker.store.database import Database
+from turncheck.worker.store.latest import Order, passed_writes
 from turncheck.worker.store.tables import check_results, pass_rate_rollups
 
 
@@ -20,32 +22,40 @@ class Readings:
     async def latest_counts(
         self, check: str, agent_id: str, latest: int, not_judged: Sequence[str]
     ) -> WindowCounts:
-        """Verdicts of the check's ``latest`` results, newest by when they were stored."""
+        """Verdicts of the check's ``latest`` results, newest by when they were stored,
+        passed ones of both shapes included (``worker/store/latest.py``)."""
         r = check_results.c
-        window = (
-            select(r.verdict, r.reason, r.checked_at)
+        full = (
+            select(r.verdict, r.reason, r.checked_at, r.write_id, r.position)
             .where(r.check_name == check, r.agent_id == agent_id)
-            .order_by(r.checked_at.desc(), r.id.desc())
+            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
             .limit(latest)
-            .subquery()
         )
-        worker_errored = and_(window.c.verdict == "errored", window.c.reason.in_(not_judged))
-        bucket = case((worker_errored, literal("not_judged")), else_=window.c.verdict)
-        query = select(
-            bucket.label("bucket"),
-            func.count().label("n"),
-            func.min(window.c.checked_at).label("oldest"),
-        ).group_by(bucket)
+        window: list[tuple[Order, str]] = []
         async with self.database.transaction() as conn:
-            rows = (await conn.execute(query)).all()
-        counts = {row.bucket: int(row.n) for row in rows}
-        oldest = [row.oldest for row in rows if row.oldest is not None]
+            for verdict, reason, checked_at, write_id, position in await conn.execute(full):
+                bucket = "not_judged" if verdict == "errored" and reason in not_judged else verdict
+                window.append(((checked_at, write_id, position), bucket))
+            writes = await passed_writes(
+                conn,
+                check,
+                agent_id,
+                limit=latest,
+                not_before=window[-1][0][0] if len(window) == latest else None,
+                columns=(),
+            )
+            # A write holds one result of a check, and the check has no full row in it:
+            # (checked_at, write) places the result among the full rows.
+            window += [((row["checked_at"], row["id"], 0), "passed") for row in writes]
+        window.sort(reverse=True)
+        del window[latest:]
+        counts = Counter(bucket for _, bucket in window)
         return WindowCounts(
-            passed=counts.get("passed", 0),
-            failed=counts.get("failed", 0),
-            errored=counts.get("errored", 0),
-            not_judged=counts.get("not_judged", 0),
-            oldest_at=min(oldest) if oldest else None,
+            passed=counts["passed"],
+            failed=counts["failed"],
+            errored=counts["errored"],
+            not_judged=counts["not_judged"],
+            oldest_at=window[-1][0][0] if window else None,
         )
 
     async def hourly_counts(

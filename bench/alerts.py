@@ -1,11 +1,14 @@
 """How long an alert evaluation round takes over a large results table, PostgreSQL.
 
-Seeds RESULTS rows spread over 30 checks and 14 days (with their hourly rollups), then
-times, best of five:
-  1. floor: the 30 bare "latest 200 verdicts" queries a round cannot do without;
-  2. round: ``Alerter.evaluate`` for the 30 checks (verdicts, trend, earlier alert,
-     the day's alert row for those that cross);
-  3. the round again without the ``ix_check_results_latest`` index;
+Seeds RESULTS results spread over 30 checks and 14 days as the store keeps them (a
+``passed_results`` row per turn, full rows for the ~7% that did not pass, hourly
+rollups), and the same results a row each in a bare table, then times, best of five:
+  1. floor: the 30 bare "latest 200 verdicts" queries on the bare table, a row per
+     result with its index (what a round could not do with less);
+  2. round: ``Alerter.evaluate`` for the 30 checks (verdicts of both shapes, trend,
+     earlier alert, the day's alert row for those that cross);
+  3. the round again without the ``ix_check_results_latest`` and
+     ``ix_passed_results_latest`` indexes;
 and the ratios round/floor and no-index/round, the figures that survive a noisy machine.
 
 Works in a database of its own on the server of ``TURNCHECK_TEST_DATABASE_URL``,
@@ -23,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select, text
+from sqlalchemy import column, select, table, text
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
@@ -36,28 +39,55 @@ from turncheck.alerts.store import AlertStore  # noqa: E402
 from turncheck.worker.parts import utc_now  # noqa: E402
 from turncheck.worker.store import Database, create_engine  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
-from turncheck.worker.store.tables import check_results  # noqa: E402
+
+row_each = table(
+    "row_each", column("check_name"), column("agent_id"), column("verdict"), column("checked_at")
+)
 
 CHECKS = 30
 AGENT = "support-bot"
 
-SEED_RESULTS = """
-INSERT INTO check_results (turn_id, check_name, check_version, check_kind, stage, mode,
-    verdict, reason, spans, agent_id, agent_version, turn_created_at, checked_at, expires_at)
-SELECT 't-' || (n / :checks), 'check-' || (n % :checks), 'v1', 'pattern', 'output', 'block',
-    CASE WHEN n % 17 = 0 THEN 'failed' WHEN n % 101 = 0 THEN 'errored' ELSE 'passed' END,
-    NULL, '[]', :agent, '7', at, at, at + interval '30 days'
-FROM (SELECT n, now() - (n * interval '14 days' / :total) AS at
-      FROM generate_series(0, :total - 1) AS n) AS rows
+# Result n is check n % 30 of turn n / 30, stored with the turn's write: its failed and
+# errored results as full rows, its passed ones in the write's passed_results row.
+SERIES = """
+SELECT n, n / :checks AS turn, n % :checks AS position,
+    CASE WHEN n % 17 = 0 THEN 'failed' WHEN n % 101 = 0 THEN 'errored' ELSE 'passed' END
+        AS verdict,
+    now() - ((n / :checks) * :checks * interval '14 days' / :total) AS at
+FROM generate_series(0, :total - 1) AS n
 """
-SEED_ROLLUPS = """
+SEED_PASSED = f"""
+INSERT INTO passed_results (id, turn_id, part, agent_id, agent_version, turn_created_at,
+    checked_at, expires_at, checks, passed)
+SELECT turn + 1, 't-' || turn, 0, :agent, '7', min(at), min(at), min(at) + interval '30 days',
+    '[' || coalesce(string_agg('["check-' || position || '","v1","pattern","output","block",'
+        || position || ']', ',' ORDER BY n) FILTER (WHERE verdict = 'passed'), '') || ']',
+    count(*) FILTER (WHERE verdict = 'passed')
+FROM ({SERIES}) AS rows GROUP BY turn
+"""
+SEED_FULL = f"""
+INSERT INTO check_results (turn_id, write_id, position, check_name, check_version,
+    check_kind, stage, mode, verdict, reason, spans, agent_id, agent_version,
+    turn_created_at, checked_at, expires_at)
+SELECT 't-' || turn, turn + 1, position, 'check-' || position, 'v1', 'pattern', 'output',
+    'block', verdict, NULL, '[]', :agent, '7', at, at, at + interval '30 days'
+FROM ({SERIES}) AS rows WHERE verdict <> 'passed'
+"""
+SEED_ROLLUPS = f"""
 INSERT INTO pass_rate_rollups (check_name, agent_id, agent_version, bucket_start,
     passed, failed, errored)
-SELECT check_name, agent_id, agent_version, date_trunc('hour', turn_created_at),
+SELECT 'check-' || position, :agent, '7', date_trunc('hour', at),
     count(*) FILTER (WHERE verdict = 'passed'), count(*) FILTER (WHERE verdict = 'failed'),
     count(*) FILTER (WHERE verdict = 'errored')
-FROM check_results GROUP BY 1, 2, 3, 4
+FROM ({SERIES}) AS rows GROUP BY 1, 2, 3, 4
 """
+# The same results a row each, as before migration 0007: the floor's table.
+SEED_ROW_EACH = f"""
+CREATE TABLE row_each (check_name text, agent_id text, verdict text, checked_at timestamptz);
+INSERT INTO row_each SELECT 'check-' || position, :agent, verdict, at FROM ({SERIES}) AS rows;
+CREATE INDEX ix_row_each_latest ON row_each (check_name, agent_id, checked_at)
+"""
+DROP_INDEXES = "DROP INDEX ix_check_results_latest; DROP INDEX ix_passed_results_latest"
 
 
 async def best_of(runs: int, work: Callable[[], Awaitable[object]]) -> float:
@@ -77,8 +107,8 @@ async def main(total: int) -> None:
         try:
             async with database.transaction() as conn:
                 params = {"checks": CHECKS, "agent": AGENT, "total": total}
-                await conn.execute(text(SEED_RESULTS), params)
-                await conn.execute(text(SEED_ROLLUPS))
+                for seed in (SEED_PASSED, SEED_FULL, SEED_ROLLUPS, *SEED_ROW_EACH.split(";")):
+                    await conn.execute(text(seed), params)
                 await conn.execute(text("ANALYZE"))
             watched = [
                 Watched(f"check-{n}", AGENT, AlertPolicy(200, 0.95, 50, ("slack",)))
@@ -95,7 +125,7 @@ async def main(total: int) -> None:
             )
 
             async def floor() -> None:
-                r = check_results.c
+                r = row_each.c
                 for w in watched:
                     query = (
                         select(r.verdict)
@@ -109,7 +139,8 @@ async def main(total: int) -> None:
             bare = await best_of(5, floor)
             rounds = await best_of(5, alerter.evaluate)
             async with database.transaction() as conn:
-                await conn.execute(text("DROP INDEX ix_check_results_latest"))
+                for statement in DROP_INDEXES.split(";"):
+                    await conn.execute(text(statement))
             unindexed = await best_of(3, alerter.evaluate)
         finally:
             await database.close()

@@ -36,15 +36,35 @@ from turncheck.worker.records import TurnRef, TurnResults  # noqa: E402
 from turncheck.worker.store import Store  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
 
-SEED = """
-INSERT INTO check_results (turn_id, check_name, check_version, check_kind, stage, mode,
-    verdict, reason, spans, person_id, agent_id, agent_version, turn_created_at,
-    checked_at, expires_at)
-SELECT 'old-' || n, 'check-' || (n % 10), 'v1', 'pattern', 'output', 'block',
-    CASE WHEN n % 7 = 0 THEN 'failed' ELSE 'passed' END, NULL, '[]',
-    'person-' || (n % 100), 'support-bot', '7', :created, :created, :expired
+# Result n is the one result of turn 'old-n', stored as the writer stores it: its write
+# (a passed_results row, holding it when it passed) and a full row when it failed.
+SERIES = """
+SELECT n, :base + n + 1 AS write_id, 'check-' || (n % 10) AS check_name,
+    CASE WHEN n % 7 = 0 THEN 'failed' ELSE 'passed' END AS verdict
 FROM generate_series(0, :total - 1) AS n
 """
+SEED = [
+    f"""
+INSERT INTO passed_results (id, turn_id, part, person_id, agent_id, agent_version,
+    turn_created_at, checked_at, expires_at, checks, passed)
+SELECT write_id, 'old-' || n, 0, 'person-' || (n % 100), 'support-bot', '7', :created,
+    :created, :expired,
+    CASE WHEN verdict = 'passed'
+        THEN '[["' || check_name || '","v1","pattern","output","block",0]]' ELSE '[]' END,
+    CASE WHEN verdict = 'passed' THEN 1 ELSE 0 END
+FROM ({SERIES}) AS rows
+""",
+    f"""
+INSERT INTO check_results (turn_id, write_id, position, check_name, check_version,
+    check_kind, stage, mode, verdict, reason, spans, person_id, agent_id, agent_version,
+    turn_created_at, checked_at, expires_at)
+SELECT 'old-' || n, write_id, 0, check_name, 'v1', 'pattern', 'output', 'block', verdict,
+    NULL, '[]', 'person-' || (n % 100), 'support-bot', '7', :created, :created, :expired
+FROM ({SERIES}) AS rows WHERE verdict = 'failed'
+""",
+    # The writer beside takes its write ids after both seeds' explicit ones.
+    "SELECT setval(pg_get_serial_sequence('passed_results', 'id'), 3 * :total)",
+]
 CHECK = CheckId("check-new", "v1", "pattern", "output", "block")
 
 
@@ -77,9 +97,10 @@ async def main(total: int) -> None:
         store = Store.open(url, events_topic="events")
         try:
             created, expired = now - timedelta(days=40), now - timedelta(days=10)
-            params = {"total": total, "created": created, "expired": expired}
+            params = {"total": total, "created": created, "expired": expired, "base": 0}
             async with store.database.transaction() as conn:
-                await conn.execute(text(SEED), params)
+                for statement in SEED:
+                    await conn.execute(text(statement), params)
                 await conn.execute(text("ANALYZE"))
             alone = await writer(store, now, 40, 0)
 
@@ -89,10 +110,11 @@ async def main(total: int) -> None:
             purge_s = time.perf_counter() - started
 
             async with store.database.transaction() as conn:
-                await conn.execute(
-                    text(SEED.replace("'old-'", "'again-'")),
-                    {**params, "expired": now + timedelta(days=1)},
-                )
+                for statement in SEED[:2]:
+                    await conn.execute(
+                        text(statement.replace("'old-'", "'again-'")),
+                        {**params, "expired": now + timedelta(days=1), "base": total},
+                    )
             eraser = Eraser(store.database, b"bench-key")
             started = time.perf_counter()
             receipt = await eraser.erase("person-7", requested_at=now, now=now)
@@ -101,7 +123,7 @@ async def main(total: int) -> None:
             await store.close()
     print(
         f"purge: {report.results:,} results in {purge_s:.2f} s "
-        f"({report.results / purge_s:,.0f} rows/s), {report.chunks} transactions, "
+        f"({report.results / purge_s:,.0f} results/s), {report.chunks} transactions, "
         f"longest {report.longest_chunk_s * 1000:.1f} ms"
     )
     print(

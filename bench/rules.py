@@ -35,11 +35,12 @@ from typing import Any
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from turncheck.schemas.turn import Turn  # noqa: E402
 from turncheck.worker.checks import load_checks, parse_check_file  # noqa: E402
 from turncheck.worker.checks.budget import Budget  # noqa: E402
 from turncheck.worker.checks.definitions import COMPILERS  # noqa: E402
+from turncheck.worker.decode import decode_turn  # noqa: E402
 from turncheck.worker.evaluate import evaluate  # noqa: E402
+from turncheck.worker.turn import Turn  # noqa: E402
 
 CHECKS = ROOT / "bench" / "rules_checks.yaml"
 WARMUP = 200
@@ -276,7 +277,7 @@ def main() -> None:
 
     rng = random.Random(20261129)
     raw = [make_turn(rng, i) for i in range(WARMUP + args.turns)]
-    turns = [Turn.model_validate_json(r) for r in raw]
+    turns = [decode_turn(r) for r in raw]
     answers = [t.output.text for t in turns]
     ns, results = timed(lambda t: evaluate(t, checks, budget_ms=BUDGET_MS), turns)
     failed = sum(any(r.verdict != "passed" for r in rs) for rs in results)

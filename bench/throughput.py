@@ -156,7 +156,7 @@ async def main() -> None:
     raw_tps = await bench_raw(bootstrap, topic, count)
     async with scratch_database(database_url, "turncheck_bench") as scratch_url:
         worker_tps = await bench_worker(bootstrap, scratch_url, topic, count)
-    print(f"turns: {count} (6 rule checks each, {count // 10} failing)")
+    print(f"turns: {count} (the example checks, {count // 10} with failures)")
     print(f"replay on SQLite:            {replay_tps:9.0f} turns/s")
     print(f"raw aiokafka consume+decode: {raw_tps:9.0f} turns/s")
     print(f"worker on PostgreSQL:        {worker_tps:9.0f} turns/s")

@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import CheckSet, load_checks
+from turncheck.worker.decode import decode_turn
+from turncheck.worker.turn import Turn
 
 FIXED_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -36,7 +37,12 @@ def turn_bytes(turn_id: str = "t-1", output: str = "Hello there.", **overrides: 
 
 
 def make_turn(turn_id: str = "t-1", output: str = "Hello there.", **overrides: Any) -> Turn:
-    return Turn.model_validate(turn_dict(turn_id, output, **overrides))
+    return turn_from(turn_dict(turn_id, output, **overrides))
+
+
+def turn_from(data: dict[str, Any]) -> Turn:
+    """A turn the way the worker gets one: its JSON, decoded and validated."""
+    return decode_turn(json.dumps(data).encode())
 
 
 def check_set(tmp_path: Path, yaml_text: str) -> CheckSet:

@@ -5,17 +5,20 @@ from pathlib import Path
 import pytest
 
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes, turn_dict
-from turncheck.worker.decode import decode_turn
+from turncheck.worker.decode import contract_turn, decode_turn
 from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.evaluate import evaluate
 from turncheck.worker.records import TurnRef, TurnResults
 from turncheck.worker.store import Store
 
 
-def test_a_valid_turn_decodes_and_keeps_unknown_fields() -> None:
-    turn = decode_turn(json.dumps(turn_dict(locale="de-DE")).encode())
+def test_a_valid_turn_decodes_and_its_unknown_fields_are_kept_by_the_contract_model() -> None:
+    raw = json.dumps(turn_dict(locale="de-DE", agent={"id": "a", "version": 1, "team": "x"}))
+    turn = decode_turn(raw.encode())
     assert turn.turn_id == "t-1"
-    assert turn.model_extra == {"locale": "de-DE"}
+    wire = contract_turn(raw.encode())
+    assert wire.model_extra == {"locale": "de-DE"}
+    assert wire.agent.model_extra == {"team": "x"}
 
 
 @pytest.mark.parametrize(

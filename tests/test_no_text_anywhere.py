@@ -72,7 +72,13 @@ def test_no_canary_in_logs_events_or_command_output(tmp_path: Path) -> None:
 
     engine = create_engine(f"sqlite:///{tmp_path}/t.db")
     with engine.connect() as conn:
-        for table in ("check_results", "outbox", "pass_rate_rollups", "judge_pending"):
+        for table in (
+            "check_results",
+            "passed_results",
+            "outbox",
+            "pass_rate_rollups",
+            "judge_pending",
+        ):
             rows = conn.execute(text(f"SELECT * FROM {table}")).all()
             assert CANARY not in str(rows), table
         assert conn.execute(text("SELECT count(*) FROM outbox")).scalar_one() > 0

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
-from turncheck.schemas.turn import Turn
 from turncheck.worker import pipeline as pipeline_module
 from turncheck.worker.checks import CheckResult, CheckSet
 from turncheck.worker.errors import StoreUnavailable
@@ -18,6 +17,7 @@ from turncheck.worker.parts import freeze_heap
 from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected
 from turncheck.worker.records import SaveReport, TurnResults
 from turncheck.worker.storing import RetryPolicy
+from turncheck.worker.turn import Turn
 
 
 class FlakyStore:

@@ -1,10 +1,10 @@
 """Erasure by person: delete what is stored of a person and keep them out for good.
 
-``Eraser.erase`` deletes the person's results, pending judgements and unsent events in
-one transaction and writes the ledger row first, a keyed hash of the person id (never
-the id itself). The pipeline drops the turns of anyone in the ledger, so a replay or a
-late redelivery of their old turns stores nothing. Pass-rate rollups are left as they
-are: anonymous counts per check and hour, with no person in them.
+``Eraser.erase`` deletes the person's results (in both shapes), pending judgements and
+unsent events in one transaction and writes the ledger row first, a keyed hash of the
+person id (never the id itself). The pipeline drops the turns of anyone in the ledger,
+so a replay or a late redelivery of their old turns stores nothing. Pass-rate rollups
+are left as they are: anonymous counts per check and hour, with no person in them.
 """
 
 from __future__ import annotations
@@ -21,7 +21,13 @@ from sqlalchemy import delete, select
 from turncheck.schemas.erasure import ErasureRequest
 from turncheck.worker.errors import ConfigurationError, InvalidErasureRequest
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.tables import check_results, erasures, judge_pending, outbox
+from turncheck.worker.store.tables import (
+    check_results,
+    erasures,
+    judge_pending,
+    outbox,
+    passed_results,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +95,18 @@ class Eraser:
                 unsent = delete(outbox).where(o.key.in_(chunk), o.sent_at.is_(None))
                 events += (await conn.execute(unsent)).rowcount
             results = await conn.execute(delete(check_results).where(r.person_id == person_id))
+            passed = await conn.execute(
+                delete(passed_results)
+                .where(passed_results.c.person_id == person_id)
+                .returning(passed_results.c.passed)
+            )
+            passed_count = sum(n for (n,) in passed)
             pending = await conn.execute(delete(judge_pending).where(p.person_id == person_id))
         return ErasureReceipt(
             person_key=key,
             requested_at=requested_at,
             erased_at=now,
-            results=results.rowcount,
+            results=results.rowcount + passed_count,
             pending_judgements=pending.rowcount,
             events=events,
         )

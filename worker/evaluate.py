@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC
 
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import CheckResult, CheckSet, Outcome
 from turncheck.worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
+from turncheck.worker.turn import Agent, InputMessage, Instant, Output, Turn, TurnInput
 
 log = logging.getLogger(__name__)
 
@@ -52,15 +53,13 @@ def warm_up(checks: CheckSet) -> None:
     """Run every check once on a made-up turn, so no slow first call lands on a real one
     (compiled regex caches, library metadata)."""
     for agent_id in checks.by_agent:
-        turn = Turn.model_validate(
-            {
-                "schema": "turn.stored/v1",
-                "turn_id": "warm-up",
-                "agent": {"id": agent_id, "version": 0},
-                "created_at": "2026-01-01T00:00:00Z",
-                "input": {"messages": [{"role": "user", "content": WARM_UP_TEXT}]},
-                "instructions": WARM_UP_TEXT,
-                "output": {"text": WARM_UP_TEXT},
-            }
+        turn = Turn(
+            schema_="turn.stored/v1",
+            turn_id="warm-up",
+            agent=Agent(id=agent_id, version=0),
+            created_at=Instant(2026, 1, 1, tzinfo=UTC),
+            input=TurnInput(messages=[InputMessage(role="user", content=WARM_UP_TEXT)]),
+            instructions=WARM_UP_TEXT,
+            output=Output(text=WARM_UP_TEXT),
         )
         evaluate(turn, checks, budget_ms=10_000)

@@ -1,6 +1,6 @@
 """Retention: delete what has expired, a bounded chunk per transaction.
 
-Results and pending judgements go once their turn's retention window has passed
+Results (both shapes) and pending judgements go once their turn's retention window has passed
 (``expires_at``), sent events once the outbox has kept them long enough. Each chunk
 is one short transaction deleting at most ``chunk_rows`` rows by primary key, so the
 worker's writes never wait long behind a purge. Pass-rate rollups stay: they are
@@ -20,12 +20,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Delete, Table, delete, select, tuple_
+from sqlalchemy import ColumnElement, Delete, Table, delete, select, tuple_
 
 from turncheck.worker.erasure import Eraser
 from turncheck.worker.outbox import OutboxStore, purge_sent_events
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.tables import check_results, erasures, judge_pending
+from turncheck.worker.store.tables import check_results, erasures, judge_pending, passed_results
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,7 @@ class Purger:
     async def purge(self, now: datetime) -> PurgeReport:
         self._chunks, self._longest_s = 0, 0.0
         results = await self._delete_expired(check_results, now)
+        results += await self._delete_expired(passed_results, now, passed_results.c.passed)
         pending = await self._delete_expired(judge_pending, now)
         events = await self.purge_events(now) if self.purge_events else 0
         swept = await self.sweep(now)
@@ -93,24 +94,35 @@ class Purger:
             )
         return report
 
-    async def _delete_expired(self, table: Table, now: datetime) -> int:
-        """Delete by primary key, a chunk of the expired rows at a time."""
+    async def _delete_expired(
+        self, table: Table, now: datetime, holds: ColumnElement[int] | None = None
+    ) -> int:
+        """Delete by primary key, a chunk of the expired rows at a time; the results
+        deleted: a row each, or the sum of ``holds`` (a write of passed results)."""
         key = tuple_(*table.primary_key.columns)
         total = 0
         while True:
             chunk = select(*table.primary_key.columns).where(table.c.expires_at < now)
-            deleted = await self._timed(delete(table).where(key.in_(chunk.limit(self.chunk_rows))))
-            total += deleted
-            if deleted < self.chunk_rows:
+            statement = delete(table).where(key.in_(chunk.limit(self.chunk_rows)))
+            rows, results = await self._timed(statement, holds)
+            total += results
+            if rows < self.chunk_rows:
                 return total
 
-    async def _timed(self, statement: Delete) -> int:
+    async def _timed(
+        self, statement: Delete, holds: ColumnElement[int] | None = None
+    ) -> tuple[int, int]:
+        """Rows deleted, and the results they held."""
         started = self.timer()
         async with self.database.transaction() as conn:
-            deleted = (await conn.execute(statement)).rowcount
+            if holds is None:
+                rows = results = int((await conn.execute(statement)).rowcount)
+            else:
+                counts = [n for (n,) in await conn.execute(statement.returning(holds))]
+                rows, results = len(counts), sum(counts)
         self._chunks += 1
         self._longest_s = max(self._longest_s, self.timer() - started)
-        return int(deleted)
+        return rows, results
 
     async def sweep(self, now: datetime) -> int:
         """Delete results of persons erased in the last ``SWEEP_WINDOW`` that were stored
@@ -128,11 +140,13 @@ class Purger:
             ).scalar()
             if since is None:
                 return 0
-            recent = select(check_results.c.person_id).where(
-                check_results.c.checked_at >= since - timedelta(minutes=5),
-                check_results.c.person_id.is_not(None),
-            )
-            persons = {row[0] for row in await conn.execute(recent.distinct())}
+            persons: set[str] = set()
+            for table in (check_results, passed_results):
+                recent = select(table.c.person_id).where(
+                    table.c.checked_at >= since - timedelta(minutes=5),
+                    table.c.person_id.is_not(None),
+                )
+                persons |= {row[0] for row in await conn.execute(recent.distinct())}
         gone = await self.eraser.erased(persons)
         swept = 0
         for person_id in gone:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import CheckId, CheckResult
+from turncheck.worker.turn import Turn
 
 ResultKey = tuple[str, str, str]
 """(turn id, check name, check version): a result is unique per key."""

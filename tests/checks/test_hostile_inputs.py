@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from tests.factories import turn_dict
+from tests.factories import turn_dict, turn_from
 from turncheck.schemas.checkfile import DETECTOR_NAMES, CheckFile
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import CheckSet, Verdict
 from turncheck.worker.checks.definitions import check_set
 from turncheck.worker.evaluate import OUT_OF_TIME, evaluate
+from turncheck.worker.turn import Turn
 
 WALL_LIMIT_S = 1.0
 UNHURRIED_MS = 120_000.0
@@ -126,7 +126,7 @@ def _turn(name: str) -> Turn:
     fields = HOSTILE[name]()
     salt = "s4lt"
     private = [{"salt": salt, "sha256": "0" * 64}]  # the detector hashes every candidate
-    return Turn.model_validate(turn_dict(private_values=private, **fields))
+    return turn_from(turn_dict(private_values=private, **fields))
 
 
 @cache

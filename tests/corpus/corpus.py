@@ -1,4 +1,5 @@
-"""Loaders for the labelled detector corpus (``sensitive.jsonl``, ``facts.jsonl``).
+"""Loaders for the labelled detector corpus (``sensitive.jsonl``, ``facts.jsonl``,
+``disguised.jsonl``).
 
 Loaders only: they parse and validate the shape of each line; scoring lives in
 the tests that use them. A malformed line raises ``CorpusError`` naming the file
@@ -8,11 +9,15 @@ and the 1-based line number.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from turncheck.schemas.checkfile import DETECTOR_NAMES
+from pydantic import ValidationError
+
+from turncheck.schemas.checkfile import DETECTOR_NAMES, CheckFile
 from turncheck.schemas.checkfile import FACT_KINDS as FACT_KIND_NAMES
+from turncheck.schemas.turn import Turn
 
 HERE = Path(__file__).resolve().parent
 SENSITIVE_FILE = HERE / "sensitive.jsonl"
@@ -158,3 +163,87 @@ def facts_cases(*paths: Path) -> list[dict[str, Any]]:
                 raise _fail(path, line_no, "'check.allowed' must be a list of non-empty strings")
         cases.append(row)
     return cases
+
+
+# ---- disguised data and look-alikes: one case = a check definition, a turn, a verdict ----
+
+DISGUISED_FILE = HERE / "disguised.jsonl"
+DISGUISED_UNSEEN_FILE = HERE / "disguised_unseen.jsonl"
+DISGUISED_FILES: tuple[Path, ...] = (DISGUISED_FILE, DISGUISED_UNSEEN_FILE)
+
+# Rule checks only: a judged check needs a model, so its verdict is no fixed label.
+RULE_KINDS: frozenset[str] = frozenset({"pattern", "does_not_contain", "sensitive_data", "facts"})
+CASE_KEYS: frozenset[str] = frozenset({"id", "check", "turn", "expect", "disguise", "note"})
+DISGUISE_TAG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+def disguised_cases(
+    paths: Path | tuple[Path, ...] | list[Path] = DISGUISED_FILES,
+) -> dict[str, list[dict[str, Any]]]:
+    """Cases of ``disguised.jsonl`` and ``disguised_unseen.jsonl``, by file name.
+
+    Each case names a rule check as a check file would (``check``, without ``name``), a
+    partial turn (``private_values`` as plain values) and the verdict a careful reviewer
+    gives. Ids must be unique across all the files read.
+    """
+    if isinstance(paths, Path):
+        paths = (paths,)
+    seen: set[str] = set()
+    return {path.name: _disguised_file(path, seen) for path in paths}
+
+
+def _disguised_file(path: Path, seen: set[str]) -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    for line_no, row in _read_lines(path):
+        _check_unique(path, line_no, _require(path, line_no, row, "id", str), seen)
+        unknown = set(row) - CASE_KEYS
+        if unknown:
+            raise _fail(path, line_no, f"unexpected keys {sorted(unknown)}")
+        _valid_check(path, line_no, _require(path, line_no, row, "check", dict))
+        _valid_turn(path, line_no, _require(path, line_no, row, "turn", dict))
+        expect = _require(path, line_no, row, "expect", str)
+        if expect not in ("passed", "failed"):
+            raise _fail(path, line_no, f"'expect' must be 'passed' or 'failed', not {expect!r}")
+        if not DISGUISE_TAG.match(_require(path, line_no, row, "disguise", str)):
+            raise _fail(path, line_no, "'disguise' must be a short lower-case tag (a-z, 0-9, '-')")
+        if not _require(path, line_no, row, "note", str).strip():
+            raise _fail(path, line_no, "'note' is empty")
+        cases.append(row)
+    return cases
+
+
+def _valid_check(path: Path, line_no: int, check: dict[str, Any]) -> None:
+    if check.get("kind") not in RULE_KINDS:
+        raise _fail(path, line_no, f"'check.kind' must be one of {sorted(RULE_KINDS)}")
+    if "name" in check:
+        raise _fail(path, line_no, "'check' has no 'name': the test names it")
+    try:
+        CheckFile.model_validate({"agent": "corpus-bot", "checks": [{"name": "case", **check}]})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][3:]) or "check"
+        raise _fail(path, line_no, f"invalid check at {where!r}: {first['msg']}") from None
+
+
+def _valid_turn(path: Path, line_no: int, turn: dict[str, Any]) -> None:
+    unknown = set(turn) - TURN_FIELDS - {"private_values"}
+    if unknown:
+        raise _fail(path, line_no, f"unexpected turn fields {sorted(unknown)}")
+    values = turn.get("private_values", [])
+    if not (isinstance(values, list) and all(isinstance(v, str) and v for v in values)):
+        raise _fail(path, line_no, "'turn.private_values' must be a list of non-empty strings")
+    fields = {key: value for key, value in turn.items() if key != "private_values"}
+    try:
+        Turn.model_validate(
+            {
+                "schema": "turn.stored/v1",
+                "turn_id": "corpus-case",
+                "agent": {"id": "corpus-bot", "version": 1},
+                "created_at": "2026-11-29T10:00:00Z",
+                **fields,
+            }
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise _fail(path, line_no, f"invalid turn at {where!r}: {first['msg']}") from None

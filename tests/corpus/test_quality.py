@@ -12,10 +12,11 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from tests.corpus.corpus import facts_cases, sensitive_cases
+from tests.factories import turn_from
 from turncheck.schemas.checkfile import CheckFile
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks.definitions import check_set
 from turncheck.worker.evaluate import evaluate
+from turncheck.worker.turn import Turn
 
 REPORT: list[str] = []
 
@@ -36,7 +37,7 @@ REASON_KIND = {
 
 
 def corpus_turn(case_id: str, **fields: Any) -> Turn:
-    return Turn.model_validate(
+    return turn_from(
         {
             "schema": "turn.stored/v1",
             "turn_id": case_id,

@@ -10,10 +10,10 @@ import pytest
 
 from tests.factories import make_turn
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.errors import PromptError
 from turncheck.worker.judge.kinds import compile_judged
 from turncheck.worker.judge.prompts import CRITERIA, judge_prompt, rubric_prompt
+from turncheck.worker.turn import Turn
 
 HIDDEN = {
     "instructions": "MARK-INSTRUCTIONS",

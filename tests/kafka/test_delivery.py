@@ -82,14 +82,23 @@ async def committed_offsets(bootstrap: str, group: str, topic: str) -> int:
 
 
 async def count_results(store: Store) -> tuple[int, int, int]:
-    """(results, rollup total, pending-or-sent events) straight from the tables."""
+    """(results, rollup total, pending-or-sent events) straight from the tables: results
+    are the full rows and the passed results the turns' writes hold."""
     from sqlalchemy import func, select
 
-    from turncheck.worker.store.tables import check_results, outbox, pass_rate_rollups
+    from turncheck.worker.store.tables import (
+        check_results,
+        outbox,
+        pass_rate_rollups,
+        passed_results,
+    )
 
     r = pass_rate_rollups.c
     async with store.database.engine.connect() as conn:
         results = (await conn.execute(select(func.count()).select_from(check_results))).scalar_one()
+        results += int(
+            (await conn.execute(select(func.sum(passed_results.c.passed)))).scalar_one() or 0
+        )
         rolled = (
             await conn.execute(select(func.sum(r.passed + r.failed + r.errored)))
         ).scalar_one()

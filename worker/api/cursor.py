@@ -1,8 +1,8 @@
 """The opaque ``cursor`` of a results page: where the previous page ended.
 
-It is the last row's (checked_at, id), base64url-encoded JSON. Opaque to callers: only
-this module reads or writes it, so its content may change without breaking them. A
-cursor that does not decode is a 422 naming ``cursor``.
+It is the last result's (checked_at, write_id, position), base64url-encoded JSON.
+Opaque to callers: only this module reads or writes it, so its content may change
+without breaking them. A cursor that does not decode is a 422 naming ``cursor``.
 """
 
 from __future__ import annotations
@@ -17,17 +17,20 @@ from turncheck.worker.store.pages import Position
 
 
 def encode(position: Position) -> str:
-    raw = json.dumps([position.checked_at.isoformat(), position.id], separators=(",", ":"))
+    raw = json.dumps(
+        [position.checked_at.isoformat(), position.write_id, position.position],
+        separators=(",", ":"),
+    )
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
 def decode(cursor: str) -> Position:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        moment, row_id = json.loads(raw)
+        moment, write_id, position = json.loads(raw)
         checked_at = datetime.fromisoformat(moment)
-        if checked_at.tzinfo is None or type(row_id) is not int:
+        if checked_at.tzinfo is None or type(write_id) is not int or type(position) is not int:
             raise ValueError
     except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
         raise invalid("cursor", "not a cursor this API gave") from None
-    return Position(checked_at, row_id)
+    return Position(checked_at, write_id, position)

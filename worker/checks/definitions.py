@@ -20,11 +20,11 @@ from pydantic import ValidationError
 from turncheck.schemas.checkbase import AlertRule
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
 from turncheck.worker.errors import CheckDefinitionError
+from turncheck.worker.turn import Turn
 
 if TYPE_CHECKING:
     from turncheck.worker.judge.kinds import CompiledJudged

@@ -15,12 +15,12 @@ from collections.abc import Callable
 import regex
 
 from turncheck.schemas.checkfile import DoesNotContainCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import markup, scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import MappedText, fold
 from turncheck.worker.checks.texts import stage_texts
+from turncheck.worker.turn import Turn
 
 REASON = "The text contains a banned phrase."
 

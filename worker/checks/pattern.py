@@ -16,12 +16,12 @@ from collections.abc import Callable
 import regex
 
 from turncheck.schemas.checkfile import PatternCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize
 from turncheck.worker.checks.texts import stage_texts
+from turncheck.worker.turn import Turn
 
 REASON = "The text matches the check's pattern."
 

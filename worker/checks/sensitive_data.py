@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from turncheck.schemas.checkfile import SensitiveDataCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import Outcome, Span, Verdict
 from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext, phone
 from turncheck.worker.checks.textmap import normalize
 from turncheck.worker.checks.texts import stage_texts
+from turncheck.worker.turn import Turn
 
 
 def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Outcome]:

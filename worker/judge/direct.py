@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import CheckResult
 from turncheck.worker.judge.kinds import CompiledJudged
 from turncheck.worker.judge.plan import plan_turn
 from turncheck.worker.judge.runner import judge_job
 from turncheck.worker.judge.types import JudgeClient
+from turncheck.worker.turn import Turn
 
 
 async def judge_now(

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks.result import CheckId, IdentifiedCheck
 from turncheck.worker.judge.prompts import Prompt, judge_prompt, rubric_prompt
 from turncheck.worker.judge.replies import (
@@ -24,6 +23,7 @@ from turncheck.worker.judge.replies import (
     read_rubric,
 )
 from turncheck.worker.judge.types import JudgeReply, JudgeRequest
+from turncheck.worker.turn import Turn
 
 __all__ = ["CompiledJudged", "JudgedDecision", "RubricAnswer", "compile_judged"]
 

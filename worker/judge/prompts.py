@@ -18,15 +18,28 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
-from typing import Any
 
 import jinja2
+import msgspec
 
 from turncheck.schemas.judged import Criterion, JudgeCheck, RubricCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.errors import PromptError
 from turncheck.worker.judge.views import FIELD_VIEWS, judge_view
+from turncheck.worker.turn import (
+    Agent,
+    HistoryMessage,
+    InputMessage,
+    Instant,
+    KnowledgePassage,
+    Output,
+    Round,
+    ToolCall,
+    ToolResult,
+    Turn,
+    TurnInput,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,28 +245,28 @@ def _json(value: object) -> str:
 @functools.cache
 def _probe_turns() -> tuple[Turn, ...]:
     """A full and an empty turn: every branch a template takes on real turns."""
-    base: dict[str, Any] = {
-        "schema": "turn.stored/v1",
-        "turn_id": "probe",
-        "agent": {"id": "probe", "version": 1},
-        "created_at": "2026-01-01T00:00:00Z",
-        "output": {"text": "probe answer"},
-    }
-    full = {
-        **base,
-        "input": {
-            "messages": [{"role": "user", "content": "probe"}],
-            "prompt_variables": {"probe": "probe"},
-            "transcript": "probe",
-        },
-        "instructions": "probe",
-        "knowledge": [{"source": "probe", "content": "probe"}],
-        "history": [{"role": "assistant", "name": "probe", "content": "probe"}],
-        "rounds": [
-            {
-                "tool_calls": [{"id": "c1", "name": "probe"}],
-                "tool_results": [{"call_id": "c1", "content": {"probe": 1}}],
-            }
+    base = Turn(
+        schema_="turn.stored/v1",
+        turn_id="probe",
+        agent=Agent(id="probe", version=1),
+        created_at=Instant(2026, 1, 1, tzinfo=UTC),
+        output=Output(text="probe answer"),
+    )
+    full = msgspec.structs.replace(
+        base,
+        input=TurnInput(
+            messages=[InputMessage(role="user", content="probe")],
+            prompt_variables={"probe": "probe"},
+            transcript="probe",
+        ),
+        instructions="probe",
+        knowledge=[KnowledgePassage(source="probe", content="probe")],
+        history=[HistoryMessage(role="assistant", name="probe", content="probe")],
+        rounds=[
+            Round(
+                tool_calls=[ToolCall(id="c1", name="probe")],
+                tool_results=[ToolResult(call_id="c1", content={"probe": 1})],
+            )
         ],
-    }
-    return Turn.model_validate(full), Turn.model_validate(base)
+    )
+    return full, base

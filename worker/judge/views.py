@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from turncheck.schemas.judged import RubricField
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks.texts import stage_texts
+from turncheck.worker.turn import Turn
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,9 @@
 One ``Store`` over one database, in three parts: ``writer`` (a batch's results,
 rollups, outbox rows and pending judgements, in one transaction), ``outbox``
 (events waiting to be sent) and ``queries`` (what people and alerts read).
+Results are kept in two shapes, read back as one: passed results with nothing
+more to say in one row per turn and write (``passed``), every other a full row
+(``turn_writes`` writes both, ``latest`` and ``pages`` read a check's across both).
 """
 
 from __future__ import annotations

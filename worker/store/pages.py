@@ -1,8 +1,9 @@
 """Results a page at a time, newest first, for the HTTP API.
 
-Pages are keyset pages on (checked_at, id): a page after ``Position`` holds only rows
-strictly older than it, so rows stored while someone pages (newer, or the same
-moment with a larger id) never shift a later page, and no row is given twice.
+Pages are keyset pages on (checked_at, write_id, position): a page after ``Position``
+holds only results strictly older than it, so results stored while someone pages
+(newer, or the same moment in a later write) never shift a later page, and no result
+is given twice. Passed results come from both shapes (``worker/store/latest.py``).
 """
 
 from __future__ import annotations
@@ -11,19 +12,22 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import select
 
 from turncheck.worker.store.database import Database
+from turncheck.worker.store.latest import agents_of, older_than, passed_writes
+from turncheck.worker.store.passed import expand
 from turncheck.worker.store.tables import check_results
 from turncheck.worker.store.views import StoredResult
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Where a page ended: its last row's (checked_at, id)."""
+    """Where a page ended: its last result's (checked_at, write_id, position)."""
 
     checked_at: datetime
-    id: int
+    write_id: int
+    position: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +49,14 @@ class ResultPages:
     ) -> tuple[list[StoredResult], Position | None]:
         """Up to ``limit`` results, newest first, older than ``after``; and the position to
         ask for next, None when this page is the last."""
+        wanted = limit + 1  # one more tells whether another page follows
+        mark = (after.checked_at, after.write_id, after.position) if after else None
         r = check_results.c
         query = (
             select(check_results)
             .where(r.check_name == check, r.verdict.in_(list(where.verdicts)))
-            .order_by(r.checked_at.desc(), r.id.desc())
-            .limit(limit + 1)  # one more tells whether another page follows
+            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
+            .limit(wanted)
         )
         if where.agent is not None:
             query = query.where(r.agent_id == where.agent)
@@ -58,16 +64,32 @@ class ResultPages:
             query = query.where(r.checked_at >= where.since)
         if where.until is not None:
             query = query.where(r.checked_at < where.until)
-        if after is not None:
-            query = query.where(
-                or_(
-                    r.checked_at < after.checked_at,
-                    and_(r.checked_at == after.checked_at, r.id < after.id),
-                )
-            )
+        if mark is not None:
+            query = query.where(older_than(r, mark))
         async with self.database.transaction() as conn:
             rows = [StoredResult.from_row(row) for row in (await conn.execute(query)).mappings()]
+            if "passed" in where.verdicts:
+                not_before = rows[-1].checked_at if len(rows) == wanted else where.since
+                agents = [where.agent] if where.agent else await agents_of(conn, check)
+                for agent in agents:
+                    writes = await passed_writes(
+                        conn,
+                        check,
+                        agent,
+                        limit=wanted,
+                        not_before=not_before,
+                        until=where.until,
+                        after=mark,
+                    )
+                    for row in writes:
+                        rows += [
+                            result
+                            for result in expand(row, only=check)
+                            if mark is None or result.order < mark
+                        ]
+        rows.sort(key=lambda result: result.order, reverse=True)
         if len(rows) <= limit:
             return rows, None
         rows = rows[:limit]
-        return rows, Position(rows[-1].checked_at, rows[-1].id)
+        last = rows[-1]
+        return rows, Position(last.checked_at, last.write_id, last.position)

@@ -8,8 +8,9 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, func, select
 
 from turncheck.worker.store.database import Database
+from turncheck.worker.store.passed import expand
 from turncheck.worker.store.rows import ROLLUP_BUCKET, ROLLUP_COUNTS, bucket_of
-from turncheck.worker.store.tables import check_results, pass_rate_rollups
+from turncheck.worker.store.tables import check_results, pass_rate_rollups, passed_results
 from turncheck.worker.store.views import PassRate, StoredResult
 
 
@@ -18,14 +19,14 @@ class Queries:
         self.database = database
 
     async def results_for_turn(self, turn_id: str) -> list[StoredResult]:
-        query = (
-            select(check_results)
-            .where(check_results.c.turn_id == turn_id)
-            .order_by(check_results.c.id)
-        )
+        """Every result of the turn, in both shapes, in the order they were stored."""
+        full = select(check_results).where(check_results.c.turn_id == turn_id)
+        passed = select(passed_results).where(passed_results.c.turn_id == turn_id)
         async with self.database.transaction() as conn:
-            rows = (await conn.execute(query)).mappings().all()
-        return [StoredResult.from_row(row) for row in rows]
+            results = [StoredResult.from_row(row) for row in (await conn.execute(full)).mappings()]
+            for row in (await conn.execute(passed)).mappings():
+                results += expand(row)
+        return sorted(results, key=lambda result: (result.write_id, result.position))
 
     async def not_passed(
         self,
@@ -36,12 +37,13 @@ class Queries:
         limit: int,
         until: datetime | None = None,
     ) -> list[StoredResult]:
-        """A check's results that did not pass, newest first: the turns an alert points to."""
+        """A check's results that did not pass, newest first: the turns an alert points to.
+        All are full rows: only passed results are ever compact."""
         r = check_results.c
         query = (
             select(check_results)
             .where(r.check_name == check, r.verdict != "passed", r.checked_at >= since)
-            .order_by(r.checked_at.desc(), r.id.desc())
+            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
             .limit(limit)
         )
         if agent is not None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from turncheck.worker.checks import CheckId, CheckResult
+from turncheck.worker.checks import CheckId, CheckResult, Verdict
 from turncheck.worker.events import check_failed_event
 from turncheck.worker.records import PendingJudgement, TurnRef
+from turncheck.worker.store.passed import Entry, encode
 
 ROLLUP_BUCKET = timedelta(hours=1)
 ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "bucket_start")
@@ -65,11 +65,18 @@ def turn_of(row: Mapping[Any, Any]) -> TurnRef:
 
 
 def result_row(
-    turn: TurnRef, result: CheckResult, now: datetime, expires_at: datetime
+    turn: TurnRef,
+    result: CheckResult,
+    now: datetime,
+    expires_at: datetime,
+    write: tuple[int, int],
 ) -> dict[str, Any]:
+    """A full ``check_results`` row; ``write``: (the write's id, the result's position)."""
     return {
         **turn_columns(turn),
         **check_columns(result.check),
+        "write_id": write[0],
+        "position": write[1],
         "verdict": result.verdict.value,
         "score": result.score,
         "reason": result.reason,
@@ -81,19 +88,43 @@ def result_row(
     }
 
 
-def rollup_values(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Counts per (check, agent, version, hour), sorted: every writer takes rows in one
-    order, so replicas never deadlock on each other."""
-    sums: dict[tuple[Any, ...], Counter[str]] = {}
-    for row in rows:
-        key = (row["check_name"], row["agent_id"], row["agent_version"])
-        counts = sums.setdefault((*key, bucket_of(row["turn_created_at"])), Counter())
-        counts[row["verdict"]] += 1
-        usage = row.get("usage") or {}
-        counts["judge_input_tokens"] += int(usage.get("input_tokens", 0))
-        counts["judge_output_tokens"] += int(usage.get("output_tokens", 0))
+def passed_row(
+    turn: TurnRef, entries: list[Entry], part: int, now: datetime, expires_at: datetime
+) -> dict[str, Any]:
+    """A write's ``passed_results`` row, holding its compact results."""
+    return {
+        **turn_columns(turn),
+        "part": part,
+        "checks": encode(entries),
+        "passed": len(entries),
+        "checked_at": now,
+        "expires_at": expires_at,
+    }
+
+
+COUNTED = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.ERRORED: 2}
+"""A verdict's place among ``ROLLUP_COUNTS``."""
+
+
+def rollup_values(
+    results: Iterable[tuple[TurnRef, Sequence[CheckResult]]],
+) -> list[dict[str, Any]]:
+    """Counts per (check, agent, version, hour) of each turn's results, sorted: every
+    writer takes rows in one order, so replicas never deadlock on each other."""
+    sums: dict[tuple[Any, ...], list[int]] = {}
+    for turn, of_turn in results:
+        agent, version, bucket = turn.agent_id, str(turn.agent_version), bucket_of(turn.created_at)
+        for result in of_turn:
+            key = (result.check.name, agent, version, bucket)
+            counts = sums.get(key)
+            if counts is None:
+                counts = sums[key] = [0, 0, 0, 0, 0]
+            counts[COUNTED[result.verdict]] += 1
+            if result.usage:
+                counts[3] += int(result.usage.get("input_tokens", 0))
+                counts[4] += int(result.usage.get("output_tokens", 0))
     return [
-        {**dict(zip(ROLLUP_KEY, key, strict=True)), **{n: counts[n] for n in ROLLUP_COUNTS}}
+        {**dict(zip(ROLLUP_KEY, key, strict=True)), **dict(zip(ROLLUP_COUNTS, counts, strict=True))}
         for key, counts in sorted(sums.items(), key=lambda item: item[0])
     ]
 

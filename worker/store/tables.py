@@ -51,10 +51,46 @@ Id = BigInteger().with_variant(Integer(), "sqlite")
 
 metadata = MetaData()
 
+# Results are stored in two shapes (see ``worker/store/passed.py``). Each time a turn's
+# results are written, one ``passed_results`` row: the turn's ids and times, and the
+# checks it passed with nothing more to say, by name, version and position. Every other
+# result (failed, errored, or passed with a reason, score, spans or judge's answers) is a
+# full ``check_results`` row pointing at that write. A result's place in the order of
+# storing is (checked_at, write_id, position), in both shapes.
+passed_results = Table(
+    "passed_results",
+    metadata,
+    # The write's id: ``check_results.write_id`` of the results written with it.
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("turn_id", String(200), nullable=False),
+    # 0 for a turn's first write; a redelivery with new check versions, or a judged
+    # result, adds the next. (turn_id, 0) is the claim that makes a turn's first write once.
+    Column("part", Integer, nullable=False),
+    Column("thread_id", String(200), nullable=True),
+    Column("person_id", String(200), nullable=True),
+    Column("agent_id", String(200), nullable=False),
+    Column("agent_version", String(64), nullable=False),
+    Column("turn_created_at", UTCDateTime, nullable=False),
+    Column("checked_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    # JSON text, [[name, version, kind, stage, mode, position], ...]: text so that one LIKE
+    # finds the rows holding a check on SQLite and PostgreSQL alike.
+    Column("checks", Text, nullable=False),
+    # How many results ``checks`` holds: what erasure and the purge report as deleted.
+    Column("passed", Integer, nullable=False),
+    UniqueConstraint("turn_id", "part", name="uq_passed_results_turn_part"),
+    Index("ix_passed_results_person_id", "person_id"),
+    Index("ix_passed_results_expires_at", "expires_at"),
+    # Alerts and the API read an agent's latest writes, newest first.
+    Index("ix_passed_results_latest", "agent_id", "checked_at"),
+)
+
 check_results = Table(
     "check_results",
     metadata,
     Column("id", Id, primary_key=True, autoincrement=True),
+    Column("write_id", Id, nullable=False),
+    Column("position", Integer, nullable=False),
     Column("turn_id", String(200), nullable=False),
     Column("check_name", String(64), nullable=False),
     Column("check_version", String(64), nullable=False),

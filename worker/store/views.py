@@ -7,14 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-_NOT_PRINTED = ("id", "thread_id")
-"""Left out of the commands' JSON, which has carried neither."""
+_NOT_PRINTED = ("write_id", "position", "thread_id")
+"""Left out of the commands' JSON, which has carried none of them."""
 
 
 @dataclass(frozen=True, slots=True)
 class StoredResult:
-    id: int
-    """The row's own id: the order results were stored in, and the API's page key."""
+    write_id: int
+    """The write that stored it (``passed_results.id``); with ``position`` (its place
+    among that write's results) the order results were stored in, and the API's page key."""
+    position: int
     turn_id: str
     thread_id: str | None
     check: str
@@ -38,7 +40,8 @@ class StoredResult:
     @classmethod
     def from_row(cls, row: Mapping[Any, Any]) -> StoredResult:
         return cls(
-            id=row["id"],
+            write_id=row["write_id"],
+            position=row["position"],
             turn_id=row["turn_id"],
             thread_id=row["thread_id"],
             check=row["check_name"],
@@ -59,6 +62,11 @@ class StoredResult:
             checked_at=row["checked_at"],
             expires_at=row["expires_at"],
         )
+
+    @property
+    def order(self) -> tuple[datetime, int, int]:
+        """Where it sorts among results, oldest first: (checked_at, write_id, position)."""
+        return (self.checked_at, self.write_id, self.position)
 
     def as_dict(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__slots__ if name not in _NOT_PRINTED}

@@ -7,14 +7,14 @@ judgement. A batch's rows are one transaction, so they never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypeVar
 
-from sqlalchemy import delete, select, tuple_
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from turncheck.worker.checks import CheckResult, Verdict
+from turncheck.worker.checks import CheckResult
 from turncheck.worker.records import (
     PendingJudgement,
     ResultKey,
@@ -23,30 +23,51 @@ from turncheck.worker.records import (
     TurnResults,
 )
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.rows import (
-    RESULT_KEY,
-    ROLLUP_COUNTS,
-    ROLLUP_KEY,
-    event_row,
-    pending_from_row,
-    pending_row,
-    result_row,
-    rollup_values,
-)
-from turncheck.worker.store.tables import check_results, judge_pending, outbox, pass_rate_rollups
+from turncheck.worker.store.rows import RESULT_KEY, pending_from_row, pending_row
+from turncheck.worker.store.tables import judge_pending
+from turncheck.worker.store.turn_writes import TurnWrite, TurnWriter, stored_keys
 
-Scheduled = tuple[TurnRef, CheckResult, datetime]
-"""A result with its turn and when it expires."""
-
-CHUNK_ROWS = 250
-"""Rows built and sent per statement. Building and encoding rows is CPU work on the
-event loop; in chunks, heartbeats and the outbox run between them."""
+T = TypeVar("T")
 
 
-def _first_of_each(items: Sequence[Any], key: Any) -> list[Any]:
-    """Keep the first item of each key: a producer that retried may put a turn in a
-    batch twice, and one statement must not count the same row twice."""
-    seen: set[Any] = set()
+def _writes(batch: Sequence[TurnResults]) -> list[TurnWrite]:
+    """One write per turn, each result key once: a producer that retried may put a turn in
+    a batch twice, and one statement must not count the same result twice."""
+    if len({item.turn.turn_id for item in batch}) == len(batch):
+        # The usual batch: every turn once, so only a turn's own results can repeat a key.
+        return [
+            TurnWrite.of(item.turn, _unique(item.results), item.expires_at)
+            for item in batch
+            if item.results
+        ]
+    writes: dict[str, tuple[TurnResults, list[CheckResult]]] = {}
+    seen: set[ResultKey] = set()
+    for item in batch:
+        results = []
+        for result in item.results:
+            key = item.turn.key(result.check)
+            if key not in seen:
+                seen.add(key)
+                results.append(result)
+        if not results:
+            continue
+        earlier = writes.get(item.turn.turn_id)
+        if earlier is None:
+            writes[item.turn.turn_id] = (item, results)
+        else:
+            earlier[1].extend(results)
+    return [TurnWrite.of(item.turn, results, item.expires_at) for item, results in writes.values()]
+
+
+def _unique(results: list[CheckResult]) -> list[CheckResult]:
+    if len({(r.check.name, r.check.version) for r in results}) == len(results):
+        return results
+    return _first_of_each(results, lambda r: (r.check.name, r.check.version))
+
+
+def _first_of_each(items: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
+    """Keep the first item of each key (a turn twice in a batch)."""
+    seen: set[Hashable] = set()
     kept = []
     for item in items:
         k = key(item)
@@ -59,23 +80,20 @@ def _first_of_each(items: Sequence[Any], key: Any) -> list[Any]:
 class ResultWriter:
     def __init__(self, database: Database, *, events_topic: str) -> None:
         self.database = database
-        self.events_topic = events_topic
+        self.turns = TurnWriter(database, events_topic=events_topic)
 
     async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
         """Store a batch's results and pending judgements once; say what was new."""
-        results = _first_of_each(
-            [(item.turn, r, item.expires_at) for item in batch for r in item.results],
-            lambda s: s[0].key(s[1].check),
-        )
+        writes = _writes(batch)
         pending = _first_of_each(
             [(p, item.expires_at) for item in batch for p in item.pending], lambda p: p[0].key
         )
-        if not results and not pending:
+        if not writes and not pending:
             return SaveReport(0, frozenset())
         async with self.database.transaction() as conn:
-            new = await self._write_results(conn, results, now)
+            new = await self.turns.write(conn, writes, now) if writes else []
             recorded = await self._write_pending(conn, pending, now)
-        return SaveReport(new, recorded)
+        return SaveReport(sum(len(results) for _, results in new), recorded)
 
     async def save_judged(
         self, turn: TurnRef, result: CheckResult, expires_at: datetime, now: datetime
@@ -93,8 +111,8 @@ class ResultWriter:
             )
             if not claimed.rowcount:
                 return False
-            new = await self._write_results(conn, [(turn, result, expires_at)], now)
-        return new == 1
+            new = await self.turns.write(conn, [TurnWrite.of(turn, [result], expires_at)], now)
+        return sum(len(results) for _, results in new) == 1
 
     async def overdue_judgements(
         self, now: datetime, limit: int = 200
@@ -110,48 +128,6 @@ class ResultWriter:
             rows = (await conn.execute(query)).mappings().all()
         return [pending_from_row(row) for row in rows]
 
-    async def _write_results(
-        self, conn: AsyncConnection, results: list[Scheduled], now: datetime
-    ) -> int:
-        insert = self.database.insert
-        statement = (
-            insert(check_results)
-            .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
-            .returning(*(check_results.c[name] for name in RESULT_KEY))
-        )
-        new_rows: list[dict[str, Any]] = []
-        new_results: list[Scheduled] = []
-        for start in range(0, len(results), CHUNK_ROWS):
-            chunk = results[start : start + CHUNK_ROWS]
-            rows = [result_row(turn, result, now, expires) for turn, result, expires in chunk]
-            inserted = {tuple(r) for r in await conn.execute(statement, rows)}
-            new_rows += [row for row in rows if tuple(row[k] for k in RESULT_KEY) in inserted]
-            new_results += [s for s in chunk if s[0].key(s[1].check) in inserted]
-        await self._add_to_rollups(conn, new_rows)
-        failed = [s for s in new_results if s[1].verdict is not Verdict.PASSED]
-        for start in range(0, len(failed), CHUNK_ROWS):
-            events = [
-                event_row(turn, result, self.events_topic, now)
-                for turn, result, _ in failed[start : start + CHUNK_ROWS]
-            ]
-            await conn.execute(
-                insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]), events
-            )
-        return len(new_rows)
-
-    async def _add_to_rollups(self, conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-        values = rollup_values(rows)
-        if not values:
-            return
-        statement = self.database.insert(pass_rate_rollups)
-        statement = statement.on_conflict_do_update(
-            index_elements=list(ROLLUP_KEY),
-            set_={
-                name: pass_rate_rollups.c[name] + statement.excluded[name] for name in ROLLUP_COUNTS
-            },
-        )
-        await conn.execute(statement, values)
-
     async def _write_pending(
         self,
         conn: AsyncConnection,
@@ -161,15 +137,7 @@ class ResultWriter:
         """Record judgements to make, except those already judged or already pending."""
         if not pending:
             return frozenset()
-        keys = [item.key for item, _ in pending]
-        done = {
-            tuple(r)
-            for r in await conn.execute(
-                select(*(check_results.c[name] for name in RESULT_KEY)).where(
-                    tuple_(*(check_results.c[name] for name in RESULT_KEY)).in_(keys)
-                )
-            )
-        }
+        done, _ = await stored_keys(conn, [item.turn.turn_id for item, _ in pending])
         rows = [
             pending_row(item, expires, now) for item, expires in pending if item.key not in done
         ]

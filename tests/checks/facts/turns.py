@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.factories import turn_from
 from turncheck.schemas.checkfile import FactsCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts import compile_check
 from turncheck.worker.checks.result import Outcome
+from turncheck.worker.turn import Turn
 
 
 def support_turn(answer: str, *, customer: str = "Hi, where is my order?", **fields: Any) -> Turn:
@@ -22,7 +23,7 @@ def support_turn(answer: str, *, customer: str = "Hi, where is my order?", **fie
         "output": {"text": answer},
     }
     data.update(fields)
-    return Turn.model_validate(data)
+    return turn_from(data)
 
 
 def tool_round(

@@ -4,10 +4,10 @@ import hashlib
 
 import pytest
 
-from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.private_values import find_private_values
+from turncheck.worker.turn import PrivateValue
 
 
 def private(value: str, salt: str = "s4lt") -> PrivateValue:
@@ -115,9 +115,9 @@ def test_a_repeat_in_another_case_is_found_only_with_the_casefold_digest() -> No
     """The producer opts in by sending the digest of the case-folded value as well."""
     import hashlib
 
-    from turncheck.schemas.turn import PrivateValue
     from turncheck.worker.checks.sensitive.context import DetectorContext
     from turncheck.worker.checks.sensitive.private_values import find_private_values
+    from turncheck.worker.turn import PrivateValue
 
     salt, value = "pepper", "Maple Street"
     exact = hashlib.sha256((salt + value).encode()).hexdigest()

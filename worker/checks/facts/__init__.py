@@ -22,7 +22,6 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from turncheck.schemas.checkfile import FactKind, FactsCheck
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import Fact, extract_facts
@@ -30,6 +29,7 @@ from turncheck.worker.checks.facts.index import SourceIndex
 from turncheck.worker.checks.facts.sources import join_sources, source_texts
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize
+from turncheck.worker.turn import Turn
 
 __all__ = ["REASONS", "compile_check"]
 

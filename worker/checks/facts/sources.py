@@ -24,9 +24,9 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from turncheck.schemas.turn import Turn
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.textmap import INVISIBLE
+from turncheck.worker.turn import Turn
 
 # Between two texts: not white space and not a word character, so no fact
 # (a date, a quote, a phone) is read across the seam of two sources.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.turn import PrivateValue
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,18 +53,12 @@ def runs_of(tokens: list[str]) -> list[list[str]]:
     ]
 
 
-def pieces(
-    text: str,
-    tokens: list[str],
-    runs: list[list[str]],
-    own: tuple[int, int, int],
-    budget: Budget,
-) -> list[tuple[str, int, int]]:
+def pieces(text: str, own: tuple[int, int, int], budget: Budget) -> list[tuple[str, int, int]]:
     """``(form, start, end)`` of the runs that begin or end inside a word, at punctuation.
 
     Only of the words in ``text[own_start:own_end]``, the first of which is
-    ``tokens[first]`` (``own``: ``(own_start, own_end, first)``); the words
-    around them are context.
+    word ``first`` of ``text`` (``own``: ``(own_start, own_end, first)``); the
+    words around them are context.
 
     Within a word, a piece runs from its start or just after a separator to its
     end or just before one, over at most ``MAX_PIECE_SEPARATORS`` separators:
@@ -76,11 +70,13 @@ def pieces(
     own_start, own_end, first = own
     out: list[tuple[str, int, int]] = []
     index, word_end = first - 1, -1
+    tokens: list[str] = []  # the words, split only once a word is cut: most texts have none
     for glue in _GLUE.finditer(text, own_start, own_end):
         budget.check()
         at = glue.start()
         if at < word_end or _joins(text, at):
             continue  # a separator of a word already cut, or a dot in a name
+        tokens = tokens or WORD.findall(text)
         word_start, word_end = _word_around(text, at)
         # Words with a separator inside are tokens too, met in the same order.
         index = tokens.index(text[word_start:word_end], index + 1)
@@ -96,7 +92,7 @@ def pieces(
                         out.append((piece.replace("-", ""), st, en))
         heads = [c + 1 for c in inner[-MAX_PIECE_SEPARATORS:]]
         tails = inner[:MAX_PIECE_SEPARATORS]
-        across = _across(text, tokens, runs, index, (word_start, word_end), heads, tails)
+        across = _across(text, tokens, index, (word_start, word_end), heads, tails)
         for form, st, en in across:
             out.append((form, st, en))
             if DIGIT.search(form):
@@ -121,7 +117,6 @@ def _joins(text: str, at: int) -> bool:
 def _across(
     text: str,
     tokens: list[str],
-    runs: list[list[str]],
     index: int,
     span: tuple[int, int],
     heads: list[int],
@@ -132,21 +127,21 @@ def _across(
     start, end = span
     # The words after it: the next word is the first match of its text past this one.
     pos = end
-    for k in range(2, min(len(runs), len(tokens) - index) + 1):
+    for k in range(2, min(MAX_VALUE_WORDS, len(tokens) - index) + 1):
         token = tokens[index + k - 1]
         word_start = text.find(token, pos)
         pos = word_start + len(token)
         last_end = stripped_span(text, word_start, pos)[1]
-        rest = f" {runs[k - 2][index + 1][: last_end - pos or None]}"
+        rest = f" {' '.join(tokens[index + 1 : index + k])[: last_end - pos or None]}"
         for head in heads:
             yield f"{text[head:end]}{rest}", head, last_end
     # The words before it, found backwards the same way.
     pos = start
-    for k in range(2, min(len(runs), index + 1) + 1):
+    for k in range(2, min(MAX_VALUE_WORDS, index + 1) + 1):
         token = tokens[index - k + 1]
         pos = text.rfind(token, 0, pos)
         first_start = stripped_span(text, pos, pos + len(token))[0]
-        lead = f"{runs[k - 2][index - k + 1][first_start - pos :]} "
+        lead = f"{' '.join(tokens[index - k + 1 : index])[first_start - pos :]} "
         for tail in tails:
             yield f"{lead}{text[start:tail]}", first_start, tail
 
@@ -179,12 +174,12 @@ def distinct_forms(
     runs: list[list[str]],
     stripped: list[list[str]],
     digit_forms: list[str],
-    cut: list[tuple[str, int, int]],
+    cut: list[str],
 ) -> list[str]:
     """Every distinct form of the runs: as written, stripped, compact, cut."""
     distinct: set[str] = set()
     for joined, bare in zip(runs, stripped, strict=True):
         distinct.update(joined, bare)
     distinct.update(compact(digit_forms))
-    distinct.update(form for form, _, _ in cut)
+    distinct.update(cut)
     return list(distinct)

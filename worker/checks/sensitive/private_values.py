@@ -24,38 +24,42 @@ A long text is read in windows of ``WINDOW_WORDS`` words, each with the
 ``MAX_VALUE_WORDS - 1`` words before and after it as context, so every run
 that starts in a window is whole in it; the budget is checked between
 windows and inside them. A message of up to ``ONE_WINDOW_CHARS`` is one window.
+
+With the ``turncheck_native`` extension installed (``native``), hashing and
+cutting a long text into windows run in it, with the same results as the
+pure-Python reference here and in ``private_hashes``.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import compress, count, repeat
 
-from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.native import NATIVE
 from turncheck.worker.checks.sensitive.private_forms import (
     DIGIT,
     MAX_VALUE_WORDS,
     PUNCTUATION,
     WORD,
     compact,
-    distinct_forms,
     pieces,
     runs_of,
-    with_digits,
 )
+from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
 from turncheck.worker.checks.sensitive.spans import merged
+from turncheck.worker.turn import PrivateValue
 
 ONE_WINDOW_CHARS = 8_192
 WINDOW_WORDS = 1_024
 _CONTEXT_WORDS = MAX_VALUE_WORDS - 1
-_HASHES_PER_CHECK = 4_096
+_VALUES_PER_CHECK = 4_096
 
-_Digests = dict[str, set[bytes]]
+native = NATIVE
+"""The extension this module runs on, or ``None`` for the pure-Python reference."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +87,13 @@ def find_private_values(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
     yield from merged(spans)
 
 
-def _digests(values: tuple[PrivateValue, ...], budget: Budget) -> tuple[_Digests, _Digests]:
+def _digests(values: tuple[PrivateValue, ...], budget: Budget) -> tuple[Digests, Digests]:
     """The digests by salt, exact and case-folded: one hash per salt, not per value (values
     entered together often share a salt)."""
-    by_salt: _Digests = {}
-    folded_by_salt: _Digests = {}
+    by_salt: Digests = {}
+    folded_by_salt: Digests = {}
     for seen, value in enumerate(values):
-        if not seen % _HASHES_PER_CHECK:
+        if not seen % _VALUES_PER_CHECK:
             budget.check()
         by_salt.setdefault(value.salt, set()).add(bytes.fromhex(value.sha256))
         if value.sha256_casefold:
@@ -101,38 +105,47 @@ def _windows(text: str, budget: Budget) -> Iterator[_Window]:
     if len(text) <= ONE_WINDOW_CHARS:
         yield _Window(text, 0, 0, len(text), 0, len(text))
         return
-    words = [m.span() for m in scan.finditer(WORD, text, budget)]
-    for first in range(0, len(words), WINDOW_WORDS):
+    for lo, hi, first, words, own_start, own_end in _bounds(text, budget):
         budget.check()
+        yield _Window(text[lo:hi], lo, first, words, own_start, own_end)
+
+
+def _bounds(text: str, budget: Budget) -> list[tuple[int, int, int, int, int, int]]:
+    """``(lo, hi, first, count, own_start, own_end)`` of each window of ``text``."""
+    if native is not None:
+        budget.check()  # the extension splits a megabyte in about a millisecond
+        return native.word_windows(text, WINDOW_WORDS, _CONTEXT_WORDS)
+    words = [m.span() for m in scan.finditer(WORD, text, budget)]
+    bounds = []
+    for first in range(0, len(words), WINDOW_WORDS):
         last = min(first + WINDOW_WORDS, len(words))
         before = max(0, first - _CONTEXT_WORDS)
         lo, hi = words[before][0], words[min(len(words), last + _CONTEXT_WORDS) - 1][1]
         own_start, own_end = words[first][0] - lo, words[last - 1][1] - lo
-        yield _Window(text[lo:hi], lo, first - before, last - first, own_start, own_end)
+        bounds.append((lo, hi, first - before, last - first, own_start, own_end))
+    return bounds
 
 
 def _find_in(
     window: _Window,
-    by_salt: _Digests,
-    folded_by_salt: _Digests,
+    by_salt: Digests,
+    folded_by_salt: Digests,
     budget: Budget,
     spans: list[tuple[int, int]],
     last_end: int,
 ) -> int:
     """Add the spans of the runs that start in ``window`` to ``spans``; the new ``last_end``."""
     text, offset = window.text, window.offset
+    cut = pieces(text, (window.start, window.end, window.first), budget)
+    # Hashing is the cost: each form is hashed once per salt, up front, and the
+    # search below compares forms with the few that hit.
+    form_hits = pure_hits if native is None else native_hits
+    hits = form_hits(text, [form for form, _, _ in cut], by_salt, folded_by_salt, budget)
+    if not hits:
+        return last_end
     tokens = WORD.findall(text)
     runs = runs_of(tokens)
     stripped = [list(map(str.strip, run, repeat(PUNCTUATION))) for run in runs]
-    cut = pieces(text, tokens, runs, (window.start, window.end, window.first), budget)
-    # Hashing is the cost: each distinct form is hashed once per salt, up front,
-    # and the search below compares forms with the few that hit.
-    forms = distinct_forms(runs, stripped, with_digits(tokens, stripped), cut)
-    hits = _hits(forms, by_salt, budget)
-    if folded_by_salt:
-        hits |= _hits(forms, folded_by_salt, budget, fold=True)
-    if not hits:
-        return last_end
     spans.extend((start + offset, end + offset) for form, start, end in cut if form in hits)
     words = [m.span() for m in WORD.finditer(text)]
     own = range(window.first, window.first + window.count)
@@ -148,26 +161,6 @@ def _find_in(
                 last_end = span[1] + offset
                 break
     return last_end
-
-
-def _hits(
-    forms: list[str], by_salt: dict[str, set[bytes]], budget: Budget, fold: bool = False
-) -> set[str]:
-    """Which forms (case-folded first, with ``fold``) have one of the digests."""
-    encoded = [(form.casefold() if fold else form).encode("utf-8") for form in forms]
-    found: set[str] = set()
-    for salt, digests in by_salt.items():
-        # Copying the salted state is cheaper than a new hash of salt + form.
-        copy = hashlib.sha256(salt.encode("utf-8")).copy
-        for first in range(0, len(forms), _HASHES_PER_CHECK):
-            budget.check()
-            last = first + _HASHES_PER_CHECK
-            for form, data in zip(forms[first:last], encoded[first:last], strict=True):
-                digest = copy()
-                digest.update(data)
-                if digest.digest() in digests:
-                    found.add(form)
-    return found
 
 
 def _starts(hits: set[str], runs: list[list[str]], stripped: list[list[str]]) -> list[int]:

@@ -1,0 +1,116 @@
+"""Where a Kafka worker's time goes, step by step, end to end on PostgreSQL.
+
+Runs the worker of ``throughput.py`` (same turns, example checks, one process) over a
+topic of TURNS turns until its offsets are committed, with each step of
+``worker/pipeline.py`` timed where it runs: decode (``decode_turn``), checks
+(``evaluate``), store (``store_batch``: results, rollups, outbox in one transaction),
+commit (the Kafka offset commit). What is left of the wall time is the consumer
+outside the pipeline (fetching, FastStream, the event loop) and waiting between steps.
+Shares are of the wall time; "alone" is the turns/s the step would allow by itself.
+
+Needs `eval "$(bash scripts/services.sh start)"`. Run: python bench/steps.py [TURNS]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.throughput import make_turns, produce  # noqa: E402
+from tests.conftest import fresh_store, scratch_database  # noqa: E402
+from tests.kafka.test_delivery import committed_offsets  # noqa: E402
+from turncheck.worker import pipeline  # noqa: E402
+from turncheck.worker.app import build_worker  # noqa: E402
+from turncheck.worker.settings import Settings  # noqa: E402
+
+spent: dict[str, float] = defaultdict(float)
+
+
+def timed_call(name: str, step: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return step(*args, **kwargs)
+        finally:
+            spent[name] += time.perf_counter() - started
+
+    return call
+
+
+def timed_await(name: str, step: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await step(*args, **kwargs)
+        finally:
+            spent[name] += time.perf_counter() - started
+
+    return call
+
+
+def instrument() -> None:
+    """Wrap the pipeline's steps where ``pipeline.py`` looks them up."""
+    pipeline.decode_turn = timed_call("decode", pipeline.decode_turn)  # type: ignore[assignment]
+    pipeline.evaluate = timed_call("checks", pipeline.evaluate)  # type: ignore[assignment]
+    pipeline.store_batch = timed_await("store", pipeline.store_batch)  # type: ignore[assignment]
+    handle = pipeline.Pipeline.handle_batch
+
+    async def handle_batch(self: Any, messages: Any, commit: Any) -> Any:
+        return await handle(self, messages, timed_await("commit", commit))
+
+    pipeline.Pipeline.handle_batch = timed_await("pipeline", handle_batch)  # type: ignore[method-assign]
+
+
+async def main(count: int) -> None:
+    bootstrap = os.environ["TURNCHECK_TEST_KAFKA_BOOTSTRAP"]
+    server = os.environ["TURNCHECK_TEST_DATABASE_URL"]
+    topic = f"bench-steps-{uuid.uuid4().hex[:8]}"
+    await produce(bootstrap, topic, make_turns(count))
+    instrument()
+    uid = uuid.uuid4().hex[:8]
+    async with scratch_database(server, "bench_steps") as url:
+        settings = Settings(
+            kafka_bootstrap=bootstrap,
+            database_url=url,
+            checks=[ROOT / "examples" / "checks.yaml"],
+            topic_turns=topic,
+            topic_events=f"bench-events-{uid}",
+            topic_dlq=f"bench-dlq-{uid}",
+            group_id=f"bench-{uid}",
+        )
+        app = build_worker(settings, store=await fresh_store(url, settings.topic_events))
+        spent.clear()
+        started = time.perf_counter()
+        async with app:
+            while await committed_offsets(bootstrap, settings.group_id, topic) < count:
+                await asyncio.sleep(0.05)
+            wall = time.perf_counter() - started
+    inside = {name: spent[name] for name in ("decode", "checks", "store", "commit")}
+    # Decode and checks run in a worker thread inside the pipeline's own time.
+    rest_of_pipeline = spent["pipeline"] - sum(inside.values())
+    print(f"turns: {count}  wall: {wall:.2f} s  end to end: {count / wall:.0f} turns/s")
+    print(f"{'step':22} {'seconds':>8} {'share':>6} {'us/turn':>8} {'alone turns/s':>14}")
+    rows = [
+        *inside.items(),
+        ("rest of the pipeline", rest_of_pipeline),
+        ("outside the pipeline", wall - spent["pipeline"]),
+    ]
+    for name, seconds in rows:
+        alone = f"{count / seconds:14.0f}" if seconds > 0 else f"{'-':>14}"
+        print(
+            f"{name:22} {seconds:8.2f} {seconds / wall:6.1%} {seconds / count * 1e6:8.1f} {alone}"
+        )
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000))

@@ -1,0 +1,228 @@
+"""Writing turns' results once, in their two shapes, with their rollups and events.
+
+A write of a turn is one ``passed_results`` row (its compact results) and a full
+``check_results`` row for each other result, pointing at it. A turn's first write
+inserts part 0 of the turn: that insert is the claim. Most turns are new and their
+claim goes in: every result is new, nothing is read first. A turn whose claim is
+refused was written before (a redelivery, a judged result arriving later): its parts
+are locked in turn order, what they and its full rows hold is read, and only results
+not stored yet are written, as the turn's next part. Two writers of one turn wait on
+its part 0, so neither counts a result the other stored. Within one write of a batch
+(one moment), turns take their write ids in turn id order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from turncheck.worker.checks import CheckResult, Verdict
+from turncheck.worker.records import ResultKey, TurnRef
+from turncheck.worker.store.database import Database
+from turncheck.worker.store.passed import Entry, decode, is_compact
+from turncheck.worker.store.rows import (
+    RESULT_KEY,
+    ROLLUP_COUNTS,
+    ROLLUP_KEY,
+    event_row,
+    passed_row,
+    result_row,
+    rollup_values,
+)
+from turncheck.worker.store.tables import check_results, outbox, pass_rate_rollups, passed_results
+
+CHUNK_ROWS = 250
+"""Rows built and sent per statement. Building and encoding rows is CPU work on the
+event loop; in chunks, heartbeats and the outbox run between them."""
+
+PART_TYPES = {
+    "turn_id": "varchar[]",
+    "part": "int[]",
+    "thread_id": "varchar[]",
+    "person_id": "varchar[]",
+    "agent_id": "varchar[]",
+    "agent_version": "varchar[]",
+    "turn_created_at": "timestamptz[]",
+    "checked_at": "timestamptz[]",
+    "expires_at": "timestamptz[]",
+    "checks": "text[]",
+    "passed": "int[]",
+}
+UNNEST_PARTS = text(
+    f"INSERT INTO passed_results ({', '.join(PART_TYPES)}) SELECT * FROM unnest("
+    + ", ".join(f"CAST(:{name} AS {kind})" for name, kind in PART_TYPES.items())
+    + ") ON CONFLICT (turn_id, part) DO NOTHING RETURNING turn_id, id"
+)
+"""PostgreSQL: a chunk of parts as one array per column. Measured 1.3-1.5x faster than
+the same rows as a multi-row VALUES: one parameter per column instead of one per cell."""
+
+
+def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    return {name: [row[name] for row in rows] for name in PART_TYPES}
+
+
+New = tuple[TurnRef, Sequence[CheckResult]]
+"""A turn and its results that were new."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWrite:
+    """A turn's results to store, in the order they were made, each key once; split into
+    the compact ones (with their positions) and those that need a full row."""
+
+    turn: TurnRef
+    results: list[CheckResult]
+    expires_at: datetime
+    compact: list[Entry]
+    full: list[tuple[int, CheckResult]]
+
+    @classmethod
+    def of(cls, turn: TurnRef, results: list[CheckResult], expires_at: datetime) -> TurnWrite:
+        compact: list[Entry] = []
+        full: list[tuple[int, CheckResult]] = []
+        for position, result in enumerate(results):
+            if is_compact(result):
+                compact.append((result.check, position))
+            else:
+                full.append((position, result))
+        return cls(turn, results, expires_at, compact, full)
+
+
+def chunks(items: Sequence[Any], size: int = CHUNK_ROWS) -> Iterable[Sequence[Any]]:
+    return (items[start : start + size] for start in range(0, len(items), size))
+
+
+class TurnWriter:
+    def __init__(self, database: Database, *, events_topic: str) -> None:
+        self.database = database
+        self.events_topic = events_topic
+
+    async def write(
+        self, conn: AsyncConnection, writes: Sequence[TurnWrite], now: datetime
+    ) -> list[New]:
+        """Store what is new of these turns' results, add it to the rollups and put an
+        event in the outbox for each new result that did not pass; the new results."""
+        # Claims in turn id order: two replicas storing the same turns (a rebalance) wait
+        # on each other's claims in one order, so they never deadlock.
+        in_order = sorted(writes, key=lambda w: w.turn.turn_id)
+        claimed = await self._insert_parts(conn, [(w, 0) for w in in_order], now)
+        new = await self._insert_full(conn, writes, claimed, now)
+        seen = [w for w in writes if w.turn.turn_id not in claimed]
+        if seen:
+            new += await self._write_again(conn, seen, now)
+        await self._add_to_rollups(conn, new)
+        not_passed = [
+            (turn, r) for turn, results in new for r in results if r.verdict is not Verdict.PASSED
+        ]
+        for chunk in chunks(not_passed):
+            events = [event_row(turn, r, self.events_topic, now) for turn, r in chunk]
+            await conn.execute(
+                self.database.insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]),
+                events,
+            )
+        return new
+
+    async def _insert_parts(
+        self, conn: AsyncConnection, parts: list[tuple[TurnWrite, int]], now: datetime
+    ) -> dict[str, int]:
+        """Insert these parts, skipping any the turn already has; turn id → the write's id."""
+        statement = (
+            self.database.insert(passed_results)
+            .on_conflict_do_nothing(index_elements=["turn_id", "part"])
+            .returning(passed_results.c.turn_id, passed_results.c.id)
+        )
+        written: dict[str, int] = {}
+        for chunk in chunks(parts):
+            rows = [passed_row(w.turn, w.compact, part, now, w.expires_at) for w, part in chunk]
+            if self.database.dialect == "postgresql":
+                inserted = await conn.execute(UNNEST_PARTS, _columns(rows))
+            else:
+                inserted = await conn.execute(statement, rows)
+            written.update((turn_id, write_id) for turn_id, write_id in inserted)
+        return written
+
+    async def _insert_full(
+        self,
+        conn: AsyncConnection,
+        writes: Sequence[TurnWrite],
+        write_ids: dict[str, int],
+        now: datetime,
+    ) -> list[New]:
+        """The full rows of the writes that went in; every result they hold is new, the
+        compact ones already stored with their part."""
+        new: list[New] = []
+        full: list[tuple[TurnWrite, int, CheckResult]] = []
+        for w in writes:
+            if w.turn.turn_id not in write_ids:
+                continue
+            if w.full:
+                full += [(w, position, result) for position, result in w.full]
+                new.append((w.turn, [w.results[position] for _, position in w.compact]))
+            else:
+                new.append((w.turn, w.results))
+        statement = (
+            self.database.insert(check_results)
+            .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
+            .returning(*(check_results.c[name] for name in RESULT_KEY))
+        )
+        for chunk in chunks(full):
+            rows = [
+                result_row(w.turn, r, now, w.expires_at, (write_ids[w.turn.turn_id], position))
+                for w, position, r in chunk
+            ]
+            inserted = {tuple(row) for row in await conn.execute(statement, rows)}
+            new += [(w.turn, [r]) for w, _, r in chunk if w.turn.key(r.check) in inserted]
+        return new
+
+    async def _write_again(
+        self, conn: AsyncConnection, writes: list[TurnWrite], now: datetime
+    ) -> list[New]:
+        """Turns written before: store, as each one's next part, the results it lacks."""
+        stored, last_part = await stored_keys(conn, [w.turn.turn_id for w in writes], lock=True)
+        missing = []
+        for w in writes:
+            results = [r for r in w.results if w.turn.key(r.check) not in stored]
+            if results:
+                missing.append(TurnWrite.of(w.turn, results, w.expires_at))
+        parts = [(w, last_part.get(w.turn.turn_id, -1) + 1) for w in missing]
+        return await self._insert_full(
+            conn, missing, await self._insert_parts(conn, parts, now), now
+        )
+
+    async def _add_to_rollups(self, conn: AsyncConnection, new: list[New]) -> None:
+        values = rollup_values(new)
+        if not values:
+            return
+        statement = self.database.insert(pass_rate_rollups)
+        statement = statement.on_conflict_do_update(
+            index_elements=list(ROLLUP_KEY),
+            set_={
+                name: pass_rate_rollups.c[name] + statement.excluded[name] for name in ROLLUP_COUNTS
+            },
+        )
+        await conn.execute(statement, values)
+
+
+async def stored_keys(
+    conn: AsyncConnection, turn_ids: Sequence[str], *, lock: bool = False
+) -> tuple[set[ResultKey], dict[str, int]]:
+    """The keys of these turns' stored results, in both shapes, and each turn's last part.
+    ``lock``: hold the turns' parts (in turn order) until the transaction ends."""
+    p, r = passed_results.c, check_results.c
+    keys: set[ResultKey] = set()
+    last_part: dict[str, int] = {}
+    for chunk in chunks(sorted(set(turn_ids)), 500):
+        parts = select(p.turn_id, p.part, p.checks).where(p.turn_id.in_(chunk))
+        if lock:
+            parts = parts.order_by(p.turn_id, p.part).with_for_update()
+        for turn_id, part, checks in await conn.execute(parts):
+            last_part[turn_id] = max(part, last_part.get(turn_id, part))
+            keys.update((turn_id, check.name, check.version) for check, _ in decode(checks))
+        full = select(r.turn_id, r.check_name, r.check_version).where(r.turn_id.in_(chunk))
+        keys.update((turn_id, name, version) for turn_id, name, version in await conn.execute(full))
+    return keys, last_part
