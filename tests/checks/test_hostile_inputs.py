@@ -41,6 +41,11 @@ NON_ASCII = (
     "7946\u200b0958 café ñandú über straße \ufb01le é\u0301 \uff45\uff58\uff41\uff4d\uff50"
     "\uff4c\uff45\u3000naïve. "
 )
+# Every kind of markup the phrase and copy matchers read through.
+MARKUP = (
+    "<p>**Acme** <b>Support</b>&trade; [the tool](https://x.example/a_(b)) &amp; _it_</p>\n"
+    "1. `HelpCo`\u00ae <!-- note --> ~~old~~<br>2) "
+)
 ANSWER = (
     "Your order A-88213 for $42.50 ships 2026-03-04; see https://example.com/returns or call "
     "+1 555 010 2030."
@@ -87,6 +92,12 @@ HOSTILE: dict[str, Any] = {
         "history": [{"role": "user", "content": _repeat(NON_ASCII, 1_000_000)}],
     },
     "2,000 numbers, amounts and dates": lambda: {"output": _many_facts(2_000)},
+    "1 MB of markup": lambda: {"output": _repeat(MARKUP, 1_000_000)},
+    "1 MB copied from instructions the knowledge repeats": lambda: {
+        "output": _repeat(PROSE, 1_000_000),
+        "instructions": _repeat(PROSE, 30_000),
+        "knowledge": [{"source": "kb", "content": _repeat(PROSE, 1_000_000)}],
+    },
 }
 
 CHECKS: dict[str, dict[str, Any]] = {

@@ -62,6 +62,55 @@ def test_private_values_and_instructions_come_from_the_turn(tmp_path: Path) -> N
     assert [span.label for span in result.spans] == ["instructions_leak"]
 
 
+def test_the_knowledge_of_the_turn_makes_a_quoted_policy_no_leak(tmp_path: Path) -> None:
+    """The instructions repeat a public policy; quoting it leaks only if no knowledge holds it."""
+    policy = (
+        "Items can be returned within thirty days of delivery if they are unused and still in "
+        "their original packaging."
+    )
+    instructions = f"You are the returns assistant. {policy} Never mention the warehouse codes."
+    checks = check_set(
+        tmp_path,
+        "agent: support-bot\nchecks:\n"
+        "  - {name: s, kind: sensitive_data, detectors: [instructions_leak]}\n",
+    )
+    answer = f"Sure! <b>{policy}</b>"
+    alone = make_turn(output=answer, instructions=instructions)
+    [result] = evaluate(alone, checks)
+    assert result.verdict is Verdict.FAILED
+    given = make_turn(
+        output=answer,
+        instructions=instructions,
+        knowledge=[{"source": "kb/returns", "content": f"## Returns\n{policy}"}],
+    )
+    [result] = evaluate(given, checks)
+    assert result.verdict is Verdict.PASSED
+
+
+def test_a_leak_through_markup_and_invisible_characters_points_into_the_stored_text(
+    tmp_path: Path,
+) -> None:
+    """Normalising, then reading past markup, still maps the span back to the text as stored."""
+    instructions = (
+        "Never offer a discount unless the customer explicitly asks to cancel their plan."
+    )
+    checks = check_set(
+        tmp_path,
+        "agent: support-bot\nchecks:\n"
+        "  - {name: s, kind: sensitive_data, detectors: [instructions_leak]}\n",
+    )
+    text = (
+        "Rules: <b>\uff2eever</b> offer a disc\u200bount unless the **customer** "
+        "explicitly asks to cancel their plan&period; Bye."
+    )
+    [result] = evaluate(make_turn(output=text, instructions=instructions), checks)
+    [span] = result.spans
+    assert text[span.start : span.end] == (
+        "\uff2eever</b> offer a disc\u200bount unless the **customer** "
+        "explicitly asks to cancel their plan"
+    )
+
+
 def test_the_input_stage_reads_what_the_caller_wrote(tmp_path: Path) -> None:
     checks = check_set(
         tmp_path,

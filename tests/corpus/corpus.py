@@ -107,7 +107,7 @@ def _sensitive_file(path: Path, seen: set[str]) -> list[dict[str, Any]]:
         _require(path, line_no, row, "note", str)
         if "instructions" in row and not isinstance(row["instructions"], str):
             raise _fail(path, line_no, "'instructions' must be a string")
-        for key in ("private_values", "internal_domains"):
+        for key in ("private_values", "internal_domains", "knowledge"):
             if key in row and not (
                 isinstance(row[key], list) and all(isinstance(v, str) for v in row[key])
             ):

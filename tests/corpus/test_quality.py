@@ -78,6 +78,7 @@ def test_every_detector_meets_precision_and_recall() -> None:
             case["id"],
             output={"text": case["text"]},
             instructions=case.get("instructions"),
+            knowledge=[{"content": passage} for passage in case.get("knowledge", [])],
             private_values=private_digests(case.get("private_values", []), case["id"]),
         )
         [result] = evaluate(turn, checks)

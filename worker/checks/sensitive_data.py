@@ -38,6 +38,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
             instructions=normalize(instructions or "", budget).text,
             private_values=tuple(turn.private_values),
             instructions_leak_words=leak_words,
+            knowledge=tuple(p.content for p in turn.knowledge) if reads_instructions else (),
             internal_domains=internal_domains,
             budget=budget,
         )

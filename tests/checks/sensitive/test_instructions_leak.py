@@ -87,3 +87,141 @@ def test_instructions_too_long_to_keep_are_read_within_the_budget() -> None:
     )
     with pytest.raises(BudgetSpent):
         list(find_instructions_leak("anything", hurried))
+
+
+RULES = (
+    "You are Nova, the support assistant for Brightline Mobile. Never offer a discount unless "
+    "the customer explicitly asks to cancel their plan. Refunds are allowed within thirty days "
+    "of delivery for unused items in their original packaging. Escalate to a human agent when "
+    "the customer mentions a legal complaint or asks for a supervisor."
+)
+DISCOUNT = "Never offer a discount unless the customer explicitly asks to cancel their plan"
+POLICY = "Refunds are allowed within thirty days of delivery for unused items in their original packaging."
+
+
+def leaks(text: str, knowledge: tuple[str, ...] = (), instructions: str = RULES) -> list[str]:
+    ctx = DetectorContext(instructions=instructions, knowledge=knowledge)
+    return [text[start:end] for start, end in find_instructions_leak(text, ctx)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "**Never** offer a _discount_ unless the customer `explicitly` asks to cancel their plan.",
+            "Never** offer a _discount_ unless the customer `explicitly` asks to cancel their plan",
+        ),
+        (
+            "<p>Never offer a <b>discount</b> unless the customer</p>\n"
+            "<p>explicitly asks to cancel their plan.</p>",
+            "Never offer a <b>discount</b> unless the customer</p>\n"
+            "<p>explicitly asks to cancel their plan",
+        ),
+        (
+            "## My rules\n1. Never offer a discount unless the customer explicitly asks to "
+            "cancel their plan.",
+            DISCOUNT,
+        ),
+        (
+            "> Never offer a discount unless the [customer](https://help.example/who?id=7) "
+            "explicitly asks to cancel their plan.",
+            "Never offer a discount unless the [customer](https://help.example/who?id=7) "
+            "explicitly asks to cancel their plan",
+        ),
+        (
+            "- Never offer a discount unless the customer explicitly asks to cancel their "
+            "plan&nbsp;&mdash; that's it.",
+            DISCOUNT,
+        ),
+    ],
+)
+def test_finds_a_copy_through_markup(text: str, expected: str) -> None:
+    """HTML tags, emphasis, code ticks, headings, list numbers, links and quotes hide no copy;
+    the span points into the text as written."""
+    assert leaks(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never offer any discount unless the customer explicitly asks to cancel their plan.",
+        "Never offer a discount unless a customer explicitly asks to cancel their plan.",
+        "Never offer a discount unless the customer explicitly asks you to cancel their plan.",
+        "Never offer a discount unless the customer asks to cancel their plan.",
+        "Never offer a discount, unless the customer explicitly asks to cancel their plan!",
+        "Never offer any discount unless the customer really explicitly asks to cancel their plan.",
+    ],
+    ids=["changed", "changed-article", "inserted", "dropped", "punctuation", "two-edits"],
+)
+def test_finds_a_copy_through_small_edits(text: str) -> None:
+    """A word changed, inserted or dropped, or punctuation changed, still leaks the rule."""
+    [found] = leaks(text)
+    assert found.startswith("Never offer") and found.endswith("plan")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We never offer discounts unless you really want to cancel the plan, sorry.",
+        "I can't offer a discount unless you explicitly ask to cancel your plan.",
+        "Never offer a discount unless the client explicitly wants to cancel the plan.",
+        "A human agent can help when you mention a legal complaint or ask for a supervisor.",
+        "Refunds are allowed within 14 days of delivery for unused items in their original packaging.",
+    ],
+    ids=["paraphrase", "every-third-word", "three-edits", "short-runs", "number-changed"],
+)
+def test_paraphrases_and_heavy_edits_are_no_leak(text: str) -> None:
+    """More edits than one per six words, short common runs or another number: no copy."""
+    assert leaks(text) == []
+
+
+def test_a_sentence_the_knowledge_also_holds_is_no_leak() -> None:
+    """Quoting a policy the agent was given as knowledge reveals nothing of the instructions."""
+    knowledge = (
+        "# Returns\n\n**Refunds** are allowed within thirty days of delivery for unused "
+        "items in their original packaging. Shipping is free over $50.",
+    )
+    text = f"As our policy says: {POLICY}"
+    assert leaks(text) == [POLICY.rstrip(".")]
+    assert leaks(text, knowledge) == []
+    assert leaks(f"Quote: *{POLICY}*", knowledge) == []
+
+
+def test_a_private_rule_beside_public_knowledge_still_leaks() -> None:
+    """Knowledge clears only what it holds: the private rule next to it is still a leak."""
+    knowledge = (POLICY,)
+    text = f"{POLICY} Also: {DISCOUNT}."
+    assert leaks(text, knowledge) == [DISCOUNT]
+
+
+def test_public_words_do_not_make_up_a_leak() -> None:
+    """A public sentence and a few private words after it copy too little of what is private."""
+    knowledge = (POLICY,)
+    text = f"{POLICY} Escalate to a human agent."
+    assert leaks(text) != []
+    assert leaks(text, knowledge) == []
+
+
+def test_knowledge_is_read_only_when_the_text_holds_a_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Most turns copy nothing: their knowledge, however large, is never read."""
+    from turncheck.worker.checks.sensitive import instructions_leak
+
+    read: list[int] = []
+    shared = instructions_leak._shared
+    monkeypatch.setattr(instructions_leak, "_shared", lambda *args: read.append(1) or shared(*args))
+    knowledge = (POLICY * 2000,)
+    assert leaks("Happy to help with your plan today!", knowledge) == []
+    assert read == []
+    assert leaks(f"Rule: {DISCOUNT}.", knowledge) == [DISCOUNT]
+    assert read == [1]
+
+
+def test_offsets_point_into_the_text_as_stored() -> None:
+    """Through markup the span still starts and ends on the copied words of the text given."""
+    text = "Intro <em>text</em>. <b>Escalate</b> to a human agent when the <i>customer</i> mentions a legal complaint!"
+    [found] = leaks(text)
+    assert (
+        found == "Escalate</b> to a human agent when the <i>customer</i> mentions a legal complaint"
+    )

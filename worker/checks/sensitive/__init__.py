@@ -14,7 +14,7 @@
 | date_of_birth | a date written as a birth date | own rules |
 | credentials | provider keys and tokens, JWTs, PEM private keys | own rules |
 | private_values | values the customer entered privately, by salted digest | stdlib hashlib |
-| instructions_leak | a long run of words copied from the instructions | own rules |
+| instructions_leak | a long passage copied from the instructions, through small edits | own rules |
 | internal_links | local, private and internal-only addresses and domains | stdlib ipaddress |
 """
 

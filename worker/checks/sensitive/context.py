@@ -16,6 +16,8 @@ class DetectorContext:
     private_values: tuple[PrivateValue, ...] = ()
     """Salted SHA-256 digests of values the customer entered privately; never the values."""
     instructions_leak_words: int = 12
+    knowledge: tuple[str, ...] = ()
+    """The knowledge passages given to the agent, as stored: public text it may quote."""
     internal_domains: tuple[str, ...] = ()
     """Extra internal-only domains, lower-case, e.g. ``corp.example.com``."""
     budget: Budget = field(default_factory=Budget.unlimited)
