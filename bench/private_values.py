@@ -29,11 +29,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from rules import WARMUP, make_turn  # noqa: E402
 
-from turncheck.schemas.turn import PrivateValue, Turn  # noqa: E402
 from turncheck.worker.checks.budget import Budget  # noqa: E402
 from turncheck.worker.checks.sensitive import private_values  # noqa: E402
 from turncheck.worker.checks.sensitive.context import DetectorContext  # noqa: E402
 from turncheck.worker.checks.sensitive.native import NATIVE, Native  # noqa: E402
+from turncheck.worker.decode import decode_turn  # noqa: E402
+from turncheck.worker.turn import PrivateValue  # noqa: E402
 
 BUDGET_MS = 1000.0
 
@@ -48,7 +49,7 @@ def value(salt: str, text: str, folded: bool = False) -> PrivateValue:
 
 def cases(turns: int) -> dict[str, list[Case]]:
     rng = random.Random(20261129)  # bench/rules.py's seed: the same turns
-    parsed = [Turn.model_validate_json(make_turn(rng, i)) for i in range(WARMUP + turns)]
+    parsed = [decode_turn(make_turn(rng, i)) for i in range(WARMUP + turns)]
     answers = [(t.output.text, tuple(t.private_values)) for t in parsed]
     salted = [
         (text, (*values, *(value(f"{i:016x}", f"gate code {i}", True) for i in range(4))))

@@ -22,10 +22,12 @@ import pytest
 
 from tests.checks.gates.checksets import AGENT, compiled
 from tests.checks.gates.texts import bench_module, corpus_rows, disguise
-from turncheck.schemas.turn import Turn
+from tests.factories import turn_from
 from turncheck.worker.checks import CheckSet
 from turncheck.worker.checks.gates import available
+from turncheck.worker.decode import decode_turn
 from turncheck.worker.evaluate import evaluate
+from turncheck.worker.turn import Turn
 
 BUDGET_MS = 60_000.0  # no result may differ because a loaded machine ran out of time
 BENCH_TURNS = 300
@@ -33,7 +35,7 @@ ENGINES = available()
 
 
 def _turn(case_id: str, **fields: Any) -> Turn:
-    return Turn.model_validate(
+    return turn_from(
         {
             "schema": "turn.stored/v1",
             "turn_id": case_id,
@@ -91,7 +93,7 @@ def bench_turns() -> Iterator[tuple[str, tuple[str, ...], Turn]]:
     rng, mutate = random.Random(20261129), random.Random(11)
     for i in range(BENCH_TURNS):
         clean = i % 2 == 1
-        turn = Turn.model_validate_json(rules.make_turn(rng, i, clean=clean))
+        turn = decode_turn(rules.make_turn(rng, i, clean=clean))
         turn = turn.model_copy(update={"agent": turn.agent.model_copy(update={"id": AGENT})})
         yield turn.turn_id, (), turn
         answer = disguise(turn.output.text, mutate)
