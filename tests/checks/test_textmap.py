@@ -10,7 +10,7 @@ import pytest
 
 from turncheck.worker.checks import textmap
 from turncheck.worker.checks.budget import Budget, BudgetSpent
-from turncheck.worker.checks.textmap import INVISIBLE, fold, normalize
+from turncheck.worker.checks.textmap import CANONICAL, INVISIBLE, fold, normalize
 
 # Characters that change, grow, vanish or compose: ligatures, full-width digits, a
 # decomposed accent, Hangul jamo, the ypogegrammeni, invisible ones.
@@ -18,6 +18,8 @@ TRICKY = [
     "\u200b", "\ufb01", "é", "e\u0301", "\uff14", "ß", "İ", "\u3000", "\u00ad", "Ⅻ", "ǅ",
     "\u1fb3", "\u0345", "가", "\u1100\u1161", "①", "™", "½", "Å", "\ufeff", "\ufb00",
     "\u0344", "\ufdfa", "\u3300", "a", "B", " ", "1", "\n",
+    "\u2011", "\u2014", "\u2212", "\ufe58", "\u207b", "\u0664", "\u06f7", "\u096a", "\u09e9",
+    "\u200e", "\u202e", "\u2067", "\u061c", "-",
 ]  # fmt: skip
 
 
@@ -32,6 +34,7 @@ def _reference(text: str, folded: bool) -> tuple[str, list[int]]:
             parts = "".join(p for p in decomposed if not unicodedata.combining(p))
         else:
             parts = unicodedata.normalize("NFKC", ch)
+        parts = parts.translate(CANONICAL)
         chars.append(parts)
         origin.extend([i] * len(parts))
     return "".join(chars), origin
@@ -56,6 +59,40 @@ def test_every_span_maps_back_to_the_characters_it_came_from(
         for start in range(len(expected)):
             for end in range(start + 1, len(expected) + 1):
                 assert mapped.span(start, end) == (origin[start], origin[end - 1] + 1)
+
+
+@pytest.mark.parametrize("rewrite", [normalize, fold])
+def test_dashes_digits_and_controls_read_as_ascii_and_map_back(rewrite: object) -> None:
+    """A card written with non-breaking hyphens, Arabic-Indic digits and bidi marks reads
+    as the plain card, and its span points at the stored characters."""
+    assert callable(rewrite)
+    stored = "Card: \u202d\u0664\u0661\u0661\u0661\u20111111\u2011\u200f1111\u20131111\u202c ok"
+    mapped = rewrite(stored, Budget.unlimited())
+    assert mapped.text.endswith("4111-1111-1111-1111 ok")
+    start = mapped.text.index("4111")
+    original = mapped.span(start, start + len("4111-1111-1111-1111"))
+    assert stored[slice(*original)] == stored[7:-4]
+
+
+@pytest.mark.parametrize(
+    "dash", ["\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212",
+             "\ufe58", "\ufe63", "\uff0d"]
+)  # fmt: skip
+def test_every_dash_and_minus_is_a_hyphen(dash: str) -> None:
+    assert normalize(f"12{dash}34", Budget.unlimited()).text == "12-34"
+    assert fold(f"A{dash}B", Budget.unlimited()).text == "a-b"
+
+
+def test_digits_of_every_script_are_ascii_digits() -> None:
+    digits = {"\u0660": "0", "\u06f9": "9", "\u0969": "3", "\u09ea": "4", "\uff17": "7",
+              "\u0e52": "2", "\U0001d7d8": "0"}  # fmt: skip
+    for digit, ascii_digit in digits.items():
+        assert normalize(digit, Budget.unlimited()).text == ascii_digit
+
+
+def test_text_in_nfkc_with_a_dash_takes_the_rewrite_not_the_fast_path() -> None:
+    """Already NFKC ("é" composed) but holding a dash: it still changes."""
+    assert normalize("caf\u00e9 12\u201334", Budget.unlimited()).text == "caf\u00e9 12-34"
 
 
 def test_ascii_text_is_kept_with_its_offsets() -> None:

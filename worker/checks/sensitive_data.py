@@ -35,7 +35,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
             budget=budget,
         )
         spans: list[Span] = []
-        for field, text in stage_texts(turn, stage, with_rounds=False):
+        for field, text in stage_texts(turn, stage, with_rounds=True):
             budget.check()
             mapped = normalize(text, budget)
             for name, find in detectors:
