@@ -7,12 +7,19 @@ one or more labels and a top-level label of two or more letters (or punycode
 non-space text) the ``@`` may be percent-encoded as ``%40``
 (``?email=lena%40example.se``); the span is the address as written.
 
+Obfuscated addresses count too: the at sign written ``[at]``, ``(at)``,
+``{at}``, ``<at>`` (any case, spaces inside or around allowed) or ``[@]``,
+or an ``@`` with spaces around it (``jane @ example.com``); the dots of the
+domain written ``[dot]``, ``(dot)``, ``{dot}``, ``<dot>`` or ``[.]``. The
+capital words ``AT`` and ``DOT`` count together (``jane AT example DOT com``).
+
 Does not count: ``@mentions`` and handles without a local part or a dotted
 domain (``@sam``, ``sam@localhost``), package and version pins
 (``lodash@4.17.21``), retina file names (``logo@2x.png``: a domain ending in a
 file extension is a file), scp-style git remotes (``git@github.com:org/x``),
-quoted local parts, spelled-out addresses (``sam at acme dot com``), and
-``%40`` outside a URL.
+quoted local parts, spelled-out addresses in lower case (``sam at acme dot
+com``: "look at example dot com" is prose), ``AT`` with plain dots
+(``US AT HELP.EXAMPLE.COM``), and ``%40`` outside a URL.
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ from collections.abc import Iterator
 
 import regex
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.spans import merged
 
 _SHAPE = r"""
     (?<![\p{L}0-9._%+\-@])              # not the tail of a longer local part
@@ -54,15 +63,55 @@ _FILE_EXTENSIONS = frozenset({
 })  # fmt: skip
 _RETINA = regex.compile(r"[0-9]+(?:\.[0-9]+)?x\.", regex.IGNORECASE)
 
+# Where an "@" has spaces around it, code reads like mail ("inputs @ self.weight"):
+# only these endings, or a country's two letters, make it an address.
+_GENERIC_TLDS = frozenset({
+    "com", "org", "net", "edu", "gov", "mil", "int", "info", "biz", "name", "pro", "mobi",
+    "app", "dev", "io", "ai", "email", "mail", "online", "shop", "store", "tech", "site",
+    "xyz", "cloud", "company", "agency", "support", "help", "team", "work", "global",
+})  # fmt: skip
+# An obfuscated at sign or dot: a word or the sign itself in brackets, spaced or not.
+_BRACKETED = r"[\ \t]*+[\[({{<][\ \t]*+(?i:{word}|{sign})[\ \t]*+[\])}}>][\ \t]*+"
+_AT_TOKEN = (
+    _BRACKETED.format(word="at", sign="@")
+    + r"|[\ \t]++@[\ \t]*+|@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
+)
+_DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++(?P<word_dot>DOT)[\ \t]++|\."
+_OBFUSCATED = regex.compile(
+    rf"""
+    (?<![\p{{L}}0-9._%+\-@])
+    (?P<local>[\p{{L}}0-9_](?:[\p{{L}}0-9._%+'\-]*[\p{{L}}0-9_])?)
+    (?P<at>{_AT_TOKEN})
+    (?P<domain>(?:[\p{{L}}0-9](?:[\p{{L}}0-9\-]{{0,61}}[\p{{L}}0-9])?(?:{_DOT_TOKEN}))+
+               (?P<tld>\p{{L}}{{2,24}}))
+    (?![\p{{L}}0-9_\-]|\.[\p{{L}}0-9]|@)
+    """,
+    regex.VERBOSE,
+)
+# Where an obfuscated address may be: a bracketed at or dot, an "@" with a space
+# beside it, or the capital word AT. Most texts have none: one search rules them out.
+_OBFUSCATION = regex.compile(
+    _BRACKETED.format(word="at|dot", sign=r"@|\.") + r"|[\ \t]@|@[\ \t]|[\ \t]AT[\ \t]"
+)
+# An at sign that can join an address: a local part ends right before it, a
+# domain starts right after. Only these are searched around: "@" * 200_000 is one scan.
+_AT_HINT = regex.compile(rf"(?<=[\p{{L}}0-9_])(?:{_AT_TOKEN})(?=[\p{{L}}0-9])")
+
 
 def find_email(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each email address in ``text``, in order."""
     budget = ctx.budget
-    if "%40" not in text:
+    obfuscated = scan.search(_OBFUSCATION, text, budget) is not None
+    if "%40" not in text and not obfuscated:
         yield from _addresses(_EMAIL, "@", text, budget)
         return
-    encoded = (span for span in _addresses(_ENCODED, "%40", text, budget) if _in_url(text, span[0]))
-    yield from sorted([*_addresses(_EMAIL, "@", text, budget), *encoded])
+    spans = list(_addresses(_EMAIL, "@", text, budget))
+    if "%40" in text:
+        encoded = _addresses(_ENCODED, "%40", text, budget)
+        spans.extend(span for span in encoded if _in_url(text, span[0]))
+    if obfuscated:
+        spans.extend(_obfuscated(text, budget))
+    yield from merged(spans)
 
 
 def _addresses(
@@ -87,10 +136,50 @@ def _addresses(
         if match is None:
             at = text.find(at_sign, at + 1)
             continue
+        if match.end() == hi:
+            # The window, set by an earlier "@" (a stray one), may have cut the domain
+            # short ("jane@example.co"): read it again from its own at sign.
+            own_hi = match.start("domain") + 256
+            match = pattern.match(text, match.start(), own_hi) or match
         if _counts(text, match):
             yield match.span()
         pos = match.end()
         at = text.find(at_sign, pos)
+
+
+def _obfuscated(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
+    """Addresses with an obfuscated at sign or dot; plain ones are ``_addresses``'s."""
+    pos = 0
+    for hint in scan.finditer(_AT_HINT, text, budget):
+        budget.check()
+        if hint.start() < pos:
+            continue
+        # A local part has at most 64 characters, a domain at most 253.
+        lo, hi = max(pos, hint.start() - 64), hint.end() + 256
+        match = _OBFUSCATED.search(text, lo, hi)
+        while match is not None and match.end("at") <= hint.start():
+            match = _OBFUSCATED.search(text, match.end(), hi)  # an address before this one
+        if match is None or match.start("at") > hint.start():
+            continue
+        pos = match.end()
+        bracketed_dot = any(ch in match.group("domain") for ch in "[](){}<>")
+        word_dot = bool(match.captures("word_dot"))
+        if match.group("at") == "@" and not (bracketed_dot or word_dot):
+            continue  # a plain address
+        if match.group("word_at") and not (bracketed_dot or word_dot):
+            continue  # "US AT HELP.EXAMPLE.COM" is prose in capitals
+        if "@" in match.group("at") and not _mail_tld(match.group("tld")):
+            continue  # "inputs @ self.weight": Python's matrix product, not mail
+        if ".." in match.group("local") or match.group("tld").lower() in _FILE_EXTENSIONS:
+            continue
+        yield match.span()
+
+
+def _mail_tld(tld: str) -> bool:
+    """A country's two letters or a common generic top-level domain, in one case or title case."""
+    if not (tld.islower() or tld.isupper() or tld.istitle()):
+        return False
+    return len(tld) == 2 or tld.lower() in _GENERIC_TLDS
 
 
 def _in_url(text: str, start: int) -> bool:
