@@ -114,7 +114,6 @@ def test_an_address_after_a_stray_at_sign_keeps_its_whole_domain(gap: int) -> No
         "jane@example[dot]com",
         "jane @ example.com",
         "jane@ example.com",
-        "jane @example.com",
         "jane AT example DOT com",
         "Jane.Doe [at] Example [dot] Com",
     ],
@@ -139,6 +138,7 @@ def test_obfuscated_and_plain_addresses_in_one_text_are_each_found_once() -> Non
         "Meet me at the office, [at] noon.",
         "Retina logo [at] 2x.png is in the repo.",
         "Thanks @sam, and @ everyone.",
+        "All @example.com addresses are blocked from signup.",
     ],
 )
 def test_prose_code_and_prices_are_not_obfuscated_addresses(text: str) -> None:

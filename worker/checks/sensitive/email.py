@@ -9,7 +9,8 @@ non-space text) the ``@`` may be percent-encoded as ``%40``
 
 Obfuscated addresses count too: the at sign written ``[at]``, ``(at)``,
 ``{at}``, ``<at>`` (any case, spaces inside or around allowed) or ``[@]``,
-or an ``@`` with spaces around it (``jane @ example.com``); the dots of the
+or an ``@`` with spaces after it (``jane @ example.com``, ``jane@ example.com``;
+not ``all @example.com addresses``, which names a domain); the dots of the
 domain written ``[dot]``, ``(dot)``, ``{dot}``, ``<dot>`` or ``[.]``. The
 capital words ``AT`` and ``DOT`` count together (``jane AT example DOT com``).
 
@@ -74,7 +75,7 @@ _GENERIC_TLDS = frozenset({
 _BRACKETED = r"[\ \t]*+[\[({{<][\ \t]*+(?i:{word}|{sign})[\ \t]*+[\])}}>][\ \t]*+"
 _AT_TOKEN = (
     _BRACKETED.format(word="at", sign="@")
-    + r"|[\ \t]++@[\ \t]*+|@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
+    + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
 )
 _DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++(?P<word_dot>DOT)[\ \t]++|\."
 _OBFUSCATED = regex.compile(
@@ -91,7 +92,7 @@ _OBFUSCATED = regex.compile(
 # Where an obfuscated address may be: a bracketed at or dot, an "@" with a space
 # beside it, or the capital word AT. Most texts have none: one search rules them out.
 _OBFUSCATION = regex.compile(
-    _BRACKETED.format(word="at|dot", sign=r"@|\.") + r"|[\ \t]@|@[\ \t]|[\ \t]AT[\ \t]"
+    _BRACKETED.format(word="at|dot", sign=r"@|\.") + r"|@[\ \t]|[\ \t]AT[\ \t]"
 )
 # An at sign that can join an address: a local part ends right before it, a
 # domain starts right after. Only these are searched around: "@" * 200_000 is one scan.

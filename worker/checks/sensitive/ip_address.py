@@ -11,6 +11,13 @@ version, build and section numbers (``v1.2.3.4``, ``version 1.2.3.4``,
 ``section 1.2.3.4``), times and timestamps (``10:30:00``), MAC addresses and
 other colon-separated hex that is not a valid IPv6, a bare ``::``, and
 addresses glued to letters (``std::vector``, ``build12.0.0.1``).
+
+A dotted quad is a version when the word closest to it in its sentence names
+one: before it (``the app version is 10.2.0.1``, ``updated the app to
+10.2.0.1``), or, with no label before, after it (``10.2.0.1 is the latest
+release``). A network word closer to it (``server``, ``IP``, ``connect``,
+``gateway``, ...) makes it an address again: ``after the update, connect to
+10.0.0.1``.
 """
 
 from __future__ import annotations
@@ -45,6 +52,21 @@ _VERSION_WORD = regex.compile(
     regex.IGNORECASE,
 )
 
+# Words that name what a dotted quad in their sentence is: a release, or a network address.
+_LABELS = regex.compile(
+    r"(?<!\p{L})(?:(?P<version>versions?|ver|v|releases?|released|builds?|firmware|updates?|"
+    r"updated|upgrades?|upgraded|patch(?:ed|es)?|sdk|changelog|hotfix)"
+    r"|(?P<address>ip|ips|ipv4|address|addresses|addr|host|hosts|hostname|server|servers|"
+    r"gateway|dns|subnet|router|ping|connect|connects|connected|connection|network|firewall|"
+    r"proxy|vpn|whitelist|allowlist|blocklist|login|logged|endpoint|node|listen|listens|"
+    r"bind|nat|cidr|lan|wan|wifi|origin))(?!\p{L})",
+    regex.IGNORECASE,
+)
+# Where a sentence or line ends: labels beyond it are about something else.
+_SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)|\n")
+_LABEL_BEFORE_CHARS = 48
+_LABEL_AFTER_CHARS = 32
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
@@ -70,10 +92,28 @@ def _ipv4(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
     for match in scan.finditer(_IPV4, text, budget):
         if _VERSION_WORD.search(text, max(0, match.start() - 16), match.start()):
             continue
+        if _named_a_version(text, match.start(), match.end()):
+            continue
         try:
             yield match.start(), match.end(), ipaddress.IPv4Address(match.group())
         except ipaddress.AddressValueError:
             continue
+
+
+def _named_a_version(text: str, start: int, end: int) -> bool:
+    """Whether the label closest to ``text[start:end]`` in its sentence names a release."""
+    lo = max(0, start - _LABEL_BEFORE_CHARS)
+    before = text[lo:start]
+    ends = list(_SENTENCE_END.finditer(before))
+    if ends:
+        lo += ends[-1].end()
+    labels = list(_LABELS.finditer(text, lo, start))
+    if labels:
+        return labels[-1].lastgroup == "version"
+    hi = min(len(text), end + _LABEL_AFTER_CHARS)
+    cut = _SENTENCE_END.search(text, end, hi)
+    label = _LABELS.search(text, end, hi if cut is None else cut.start())
+    return label is not None and label.lastgroup == "version"
 
 
 def _ipv6(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
