@@ -234,4 +234,3 @@ def normalize_plain(text: str, budget: Budget) -> str:
         pieces.append(chunk.translate(CANONICAL))
         start = end
     return "".join(pieces)
-

@@ -49,7 +49,8 @@ from turncheck.worker.checks.sensitive.context import DetectorContext
 _SEP = r"(?:[\ \t]{0,2}[\-/][\ \t]{0,2}|\.|[\ \t]{1,3})"
 _RUN = regex.compile(
     rf"""
-    (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]|[A-Za-z]{{2}}[0-9]{{2}}(?:\ [0-9A-Za-z]{{4}})*\ )
+    (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]
+       |[A-Za-z]{{2}}[0-9]{{2}}(?:\ [0-9A-Za-z]{{4}})*\ )
     # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
     # from skipping ahead to the next digit.
     [0-9][0-9]*+(?:(?:{_SEP}|,\ (?=[0-9]\ [0-9](?![0-9])))[0-9]++)*+

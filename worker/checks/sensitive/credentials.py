@@ -22,9 +22,10 @@ Does not count: the example keys AWS prints throughout its documentation
 (``AKIAIOSFODNN7EXAMPLE`` and its secret ``wJalrXUtnFEMI/K7MDENG/...EXAMPLEKEY``,
 a handful of values: an agent quoting the docs leaks nobody's key; other keys
 with ``EXAMPLE`` inside still count), a prefix alone or with too few
-characters after it (``sk-``, ``AKIA``), placeholders without digits (``Bearer YOUR_TOKEN``) or made mostly
-of one character (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``), a URL's user
-without a password (``ssh://git@host``) or with a stand-in for one
+characters after it (``sk-``, ``AKIA``), placeholders without digits
+(``Bearer YOUR_TOKEN``) or made mostly of one character
+(``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``), a URL's user without a password
+(``ssh://git@host``) or with a stand-in for one
 (``user:password@``, ``user:${DB_PASSWORD}@``, ``user:<pass>@``), Stripe
 publishable keys (``pk_live_``: public by design, shipped to browsers), UUIDs,
 git SHAs, hex colours, order ids, public keys and certificates, passwords in

@@ -74,8 +74,7 @@ _GENERIC_TLDS = frozenset({
 # An obfuscated at sign or dot: a word or the sign itself in brackets, spaced or not.
 _BRACKETED = r"[\ \t]*+[\[({{<][\ \t]*+(?i:{word}|{sign})[\ \t]*+[\])}}>][\ \t]*+"
 _AT_TOKEN = (
-    _BRACKETED.format(word="at", sign="@")
-    + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
+    _BRACKETED.format(word="at", sign="@") + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
 )
 _DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++(?P<word_dot>DOT)[\ \t]++|\."
 _OBFUSCATED = regex.compile(

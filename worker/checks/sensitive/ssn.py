@@ -2,8 +2,9 @@
 
 What counts: ``234-56-7891``, ``234 56 7891``, ``234.56.7891`` or
 ``234 - 56 - 7891`` (one kind of separator, used twice; any Unicode dash, an
-em dash too, is a hyphen by the time the detector reads the text) anywhere; a bare ``234567891`` only when an SSN word
-("SSN", "social security", "SS#", ...) is near it. The number must be one the
+em dash too, is a hyphen by the time the detector reads the text) anywhere;
+a bare ``234567891`` only when an SSN word ("SSN", "social security", "SS#",
+...) is near it. The number must be one the
 SSA could issue: area not 000, 666 or 900-999 (9xx are ITINs and the
 advertising range 987-65-432x), group not 00, serial not 0000, and not one of
 the numbers famous from wallet inserts, ads and forms (078-05-1120,
