@@ -37,6 +37,7 @@ from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.cards import is_card_number
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
+from turncheck.worker.checks.sensitive.spans import merged
 
 # Not inside a longer number, code, amount or date; not masked ("****1234",
 # "...1234"), not after a currency sign and not the last piece of an identifier
@@ -54,11 +55,9 @@ _AFTER = (
 # Between the groups of a routing number written in groups: spaces or tabs, or a
 # hyphen, slash or dot with a space or two around it.
 _GROUP_SEP = r"(?:[\ \t]{1,2}|[\ \t]{0,2}[\-/.][\ \t]{0,2})"
-_ROUTING = regex.compile(
-    rf"{_BEFORE}(?<![0-9]{_GROUP_SEP})"
-    rf"(?:[0-9]{{9}}|[0-9]{{1,5}}+(?:{_GROUP_SEP}[0-9]{{1,5}}+){{1,8}}+)"
-    rf"(?!{_GROUP_SEP}[0-9]){_AFTER}"
-)
+_ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
+# A maximal run of digit groups: a routing number when its digits are nine.
+_ROUTING_GROUPED = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:{_GROUP_SEP}[0-9]++)++{_AFTER}")
 _NON_DIGIT = regex.compile(r"[^0-9]++")
 # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
 # from skipping ahead to the next digit, which makes the scan ten times slower.
@@ -127,15 +126,16 @@ def _is_routing(text: str, start: int, end: int, labels: list[tuple[int, int]]) 
 
 def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of ABA routing numbers labelled as such; see the module docstring."""
-    labels: list[tuple[int, int]] | None = None  # found once, at the first candidate
-    for match in scan.finditer(_ROUTING, text, ctx.budget):
-        ctx.budget.check()
-        if labels is None:
-            labels = ROUTING_WORDS.all_in(text, ctx.budget)
-        if not labels:  # no routing word, no routing number
-            return
-        if _is_routing(text, *match.span(), labels):
-            yield match.span()
+    labels = ROUTING_WORDS.all_in(text, ctx.budget)
+    if not labels:  # no routing word, no routing number
+        return
+    spans = []
+    for pattern in (_ROUTING, _ROUTING_GROUPED):
+        for match in scan.finditer(pattern, text, ctx.budget):
+            ctx.budget.check()
+            if _is_routing(text, *match.span(), labels):
+                spans.append(match.span())
+    yield from merged(spans)
 
 
 def _other_number(run: str, digits: str) -> bool:

@@ -25,6 +25,7 @@ com``: "look at example dot com" is prose), ``AT`` with plain dots
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import regex
@@ -88,11 +89,21 @@ _OBFUSCATED = regex.compile(
     """,
     regex.VERBOSE,
 )
-# Where an obfuscated address may be: a bracketed at or dot, an "@" with a space
-# beside it, or the capital word AT. Most texts have none: one search rules them out.
-_OBFUSCATION = regex.compile(
-    _BRACKETED.format(word="at|dot", sign=r"@|\.") + r"|@[\ \t]|[\ \t]AT[\ \t]"
-)
+# Where an obfuscated address may be: a bracketed at sign or dot, an "@" with a
+# space after it, the capital word AT. Most texts have none; these tests rule
+# them out in a few microseconds (a regex of all the tokens took 25 to 50).
+_BRACKETED_TOKEN = re.compile(r"[\[({<][ \t]*(?:[aA][tT]|[dD][oO][tT]|[@.])[ \t]*[)\]}>]")
+_WORD_AT = re.compile(r"[ \t]AT[ \t]")
+
+
+def _may_be_obfuscated(text: str) -> bool:
+    if _BRACKETED_TOKEN.search(text) is not None:
+        return True
+    if "@" in text and ("@ " in text or "@\t" in text):
+        return True
+    return "AT" in text and _WORD_AT.search(text) is not None
+
+
 # An at sign that can join an address: a local part ends right before it, a
 # domain starts right after. Only these are searched around: "@" * 200_000 is one scan.
 _AT_HINT = regex.compile(rf"(?<=[\p{{L}}0-9_])(?:{_AT_TOKEN})(?=[\p{{L}}0-9])")
@@ -101,7 +112,7 @@ _AT_HINT = regex.compile(rf"(?<=[\p{{L}}0-9_])(?:{_AT_TOKEN})(?=[\p{{L}}0-9])")
 def find_email(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each email address in ``text``, in order."""
     budget = ctx.budget
-    obfuscated = scan.search(_OBFUSCATION, text, budget) is not None
+    obfuscated = _may_be_obfuscated(text)
     if "%40" not in text and not obfuscated:
         yield from _addresses(_EMAIL, "@", text, budget)
         return
