@@ -195,3 +195,16 @@ def test_a_numbered_list_item_does_not_swallow_the_card_after_it() -> None:
 )
 def test_wide_separators_do_not_make_other_numbers_cards(text: str) -> None:
     assert found(text) == []
+
+
+@pytest.mark.parametrize("joint", [" - ", "\t", " / ", "  "])
+def test_a_list_number_joined_on_by_another_separator_does_not_hide_the_card(joint: str) -> None:
+    """ "Card 2 - 4111 1111 ...": two numbers side by side, the card still found alone."""
+    number = grouped(VISA16, (4, 4, 4, 4))
+    assert found(f"Card 2{joint}{number} is the one.") == [number]
+
+
+def test_a_run_of_same_separated_groups_is_not_searched_for_a_card_inside() -> None:
+    """Only where the separator changes can a card start: no window slides over a run."""
+    inside = "1234 " + grouped(VISA16, (4, 4, 4, 4))
+    assert found(f"Codes {inside} end.") == []

@@ -116,6 +116,8 @@ def test_an_address_after_a_stray_at_sign_keeps_its_whole_domain(gap: int) -> No
         "jane@ example.com",
         "jane AT example DOT com",
         "Jane.Doe [at] Example [dot] Com",
+        "jane [dot] doe [at] example [dot] com",
+        "JANE DOT DOE AT EXAMPLE DOT COM",
     ],
 )
 def test_obfuscated_addresses_are_found_with_their_whole_span(address: str) -> None:

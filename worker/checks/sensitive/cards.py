@@ -174,13 +174,35 @@ def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
                 groups, end = _wrapped(text, groups, end)
         if _GLUED_AFTER.match(text, end):
             continue
-        # The whole run, else the longest run of leading groups that is a card.
-        for count in range(min(len(groups), _MOST_GROUPS), 0, -1):
-            head = groups[:count]
-            digits = "".join(g[2] for g in head)
-            if count == 1 < len(groups) and _GLUED_AFTER.match(text, head[0][1]):
-                break  # a decimal point: "4111111111111111.50" is an amount
-            if _card_like([len(g[2]) for g in head]) and is_card_number(digits):
-                resume = head[-1][1]
-                yield start, resume
-                break
+        card_end = _leading_card(text, groups)
+        if card_end is None and "," not in match.group():
+            # "Card 2 - 4111 1111 ...": a list number joined on by another separator.
+            for i in _boundaries(text, groups):
+                card_end = _leading_card(text, groups[i:])
+                if card_end is not None:
+                    start = groups[i][0]
+                    break
+        if card_end is not None:
+            resume = card_end
+            yield start, card_end
+
+
+def _leading_card(text: str, groups: _Groups) -> int | None:
+    """The end of the whole run, else of the longest run of leading groups, that is a card."""
+    for count in range(min(len(groups), _MOST_GROUPS), 0, -1):
+        head = groups[:count]
+        digits = "".join(g[2] for g in head)
+        if count == 1 < len(groups) and _GLUED_AFTER.match(text, head[0][1]):
+            return None  # a decimal point: "4111111111111111.50" is an amount
+        if _card_like([len(g[2]) for g in head]) and is_card_number(digits):
+            return head[-1][1]
+    return None
+
+
+def _boundaries(text: str, groups: _Groups) -> Iterator[int]:
+    """Groups after which a card may start: the separator before differs from the one after
+    ("2 - 4111 1111"), so the run is two numbers side by side, not one cut anywhere."""
+    for i in range(1, min(len(groups) - 1, _MOST_GROUPS)):
+        before = text[groups[i - 1][1] : groups[i][0]]
+        if before != text[groups[i][1] : groups[i + 1][0]]:
+            yield i

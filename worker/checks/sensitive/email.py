@@ -13,6 +13,7 @@ or an ``@`` with spaces after it (``jane @ example.com``, ``jane@ example.com``;
 not ``all @example.com addresses``, which names a domain); the dots of the
 domain written ``[dot]``, ``(dot)``, ``{dot}``, ``<dot>`` or ``[.]``. The
 capital words ``AT`` and ``DOT`` count together (``jane AT example DOT com``).
+The dots of the local part may be written out too (``jane [dot] doe [at] ...``).
 
 Does not count: ``@mentions`` and handles without a local part or a dotted
 domain (``@sam``, ``sam@localhost``), package and version pins
@@ -78,10 +79,13 @@ _AT_TOKEN = (
     _BRACKETED.format(word="at", sign="@") + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
 )
 _DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++(?P<word_dot>DOT)[\ \t]++|\."
+_LOCAL_DOT = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++DOT[\ \t]++"
 _OBFUSCATED = regex.compile(
     rf"""
     (?<![\p{{L}}0-9._%+\-@])
-    (?P<local>[\p{{L}}0-9_](?:[\p{{L}}0-9._%+'\-]*[\p{{L}}0-9_])?)
+    # "jane [dot] doe [at] ...": the local part's dots may be written out too.
+    (?P<local>(?:[\p{{L}}0-9_](?:[\p{{L}}0-9._%+'\-]*[\p{{L}}0-9_])?(?:{_LOCAL_DOT}))*
+              [\p{{L}}0-9_](?:[\p{{L}}0-9._%+'\-]*[\p{{L}}0-9_])?)
     (?P<at>{_AT_TOKEN})
     (?P<domain>(?:[\p{{L}}0-9](?:[\p{{L}}0-9\-]{{0,61}}[\p{{L}}0-9])?(?:{_DOT_TOKEN}))+
                (?P<tld>\p{{L}}{{2,24}}))
