@@ -118,6 +118,7 @@ def test_an_address_after_a_stray_at_sign_keeps_its_whole_domain(gap: int) -> No
         "Jane.Doe [at] Example [dot] Com",
         "jane [dot] doe [at] example [dot] com",
         "JANE DOT DOE AT EXAMPLE DOT COM",
+        "JANE DOT DOE AT MAIL DOT EXAMPLE DOT CO DOT UK",
     ],
 )
 def test_obfuscated_addresses_are_found_with_their_whole_span(address: str) -> None:
@@ -133,6 +134,12 @@ def test_obfuscated_and_plain_addresses_in_one_text_are_each_found_once() -> Non
     "text",
     [
         "Have a look at example dot com for the docs.",
+        "Find us at acme dot com or visit us at shop dot acme dot com.",
+        "FIND US AT ACME DOT COM OR VISIT US AT SHOP DOT ACME DOT COM.",
+        "Write to dana at example dot com if the form fails.",
+        "Meet me at example.com's booth at noon.",
+        "We met at polka dot party dot",
+        "I'm at Acme dot com today, and I\u2019m at Acme dot com tomorrow.",
         "EMAIL US AT HELP.EXAMPLE.COM OR CALL.",
         "out = inputs @ self.weight + bias",
         "y = a @ b.mT",

@@ -12,16 +12,20 @@ Obfuscated addresses count too: the at sign written ``[at]``, ``(at)``,
 or an ``@`` with spaces after it (``jane @ example.com``, ``jane@ example.com``;
 not ``all @example.com addresses``, which names a domain); the dots of the
 domain written ``[dot]``, ``(dot)``, ``{dot}``, ``<dot>`` or ``[.]``. The
-capital words ``AT`` and ``DOT`` count together (``jane AT example DOT com``).
-The dots of the local part may be written out too (``jane [dot] doe [at] ...``).
+capital words AT and DOT count together (``jane AT example DOT com``,
+``JANE DOT DOE AT EXAMPLE DOT CO DOT UK``) when what comes before AT is not a
+word prose puts there (``FIND US AT ACME DOT COM``) and the address ends in a
+country's two letters or a common generic domain. The dots of the local part
+may be written out too (``jane [dot] doe [at] ...``).
 
 Does not count: ``@mentions`` and handles without a local part or a dotted
 domain (``@sam``, ``sam@localhost``), package and version pins
 (``lodash@4.17.21``), retina file names (``logo@2x.png``: a domain ending in a
 file extension is a file), scp-style git remotes (``git@github.com:org/x``),
-quoted local parts, spelled-out addresses in lower case (``sam at acme dot
-com``: "look at example dot com" is prose), ``AT`` with plain dots
-(``US AT HELP.EXAMPLE.COM``), and ``%40`` outside a URL.
+quoted local parts, addresses spelled out in lower case (``dana at example
+dot com``: the project counts a written address, and "look at example dot
+com" is prose), AT with plain dots (``US AT HELP.EXAMPLE.COM``), and ``%40``
+outside a URL.
 """
 
 from __future__ import annotations
@@ -78,11 +82,24 @@ _BRACKETED = r"[\ \t]*+[\[({{<][\ \t]*+(?i:{word}|{sign})[\ \t]*+[\])}}>][\ \t]*
 _AT_TOKEN = (
     _BRACKETED.format(word="at", sign="@") + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
 )
-_DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++(?P<word_dot>DOT)[\ \t]++|\."
+_DOT_WORD = r"[\ \t]++(?P<word_dot>DOT)[\ \t]++"
+_DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + rf"|{_DOT_WORD}|\."
 _LOCAL_DOT = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++DOT[\ \t]++"
+# Words that come before AT in prose in capitals, not a mailbox: "FIND US AT ACME
+# DOT COM", "AVAILABLE AT SHOP DOT EXAMPLE DOT COM" name a website.
+_PROSE_BEFORE_AT = frozenset({
+    "i", "me", "my", "you", "your", "we", "us", "our", "he", "him", "his", "she", "her",
+    "they", "them", "their", "it", "its", "one", "someone", "anyone", "this", "that",
+    "look", "looking", "looked", "visit", "find", "found", "available", "located", "posted",
+    "listed", "online", "here", "there", "out", "up", "in", "on", "site", "website", "page",
+    "home", "work", "is", "are", "was", "were", "be", "been", "and", "or", "also", "only",
+    "both", "live", "hosted", "published", "signup", "register", "login", "download", "go",
+    "open", "check", "see", "read", "shop", "buy", "order", "apply", "book", "join",
+    "i'm", "we're", "you're", "they're",
+})  # fmt: skip
 _OBFUSCATED = regex.compile(
     rf"""
-    (?<![\p{{L}}0-9._%+\-@])
+    (?<![\p{{L}}0-9._%+\-@'\u2019])
     # "jane [dot] doe [at] ...": the local part's dots may be written out too.
     (?P<local>(?:[\p{{L}}0-9_](?:[\p{{L}}0-9._%+'\-]*[\p{{L}}0-9_])?(?:{_LOCAL_DOT}))*
               [\p{{L}}0-9_](?:[\p{{L}}0-9._%+'\-]*[\p{{L}}0-9_])?)
@@ -94,10 +111,10 @@ _OBFUSCATED = regex.compile(
     regex.VERBOSE,
 )
 # Where an obfuscated address may be: a bracketed at sign or dot, an "@" with a
-# space after it, the capital word AT. Most texts have none; these tests rule
-# them out in a few microseconds (a regex of all the tokens took 25 to 50).
+# space after it, the capital word DOT (AT written as a word needs a DOT too).
+# Most texts have none; these tests rule them out in a few microseconds (a regex
+# of all the tokens took 25 to 50).
 _BRACKETED_TOKEN = re.compile(r"[\[({<][ \t]*(?:[aA][tT]|[dD][oO][tT]|[@.])[ \t]*[)\]}>]")
-_WORD_AT = re.compile(r"[ \t]AT[ \t]")
 
 
 def _may_be_obfuscated(text: str) -> bool:
@@ -105,7 +122,7 @@ def _may_be_obfuscated(text: str) -> bool:
         return True
     if "@" in text and ("@ " in text or "@\t" in text):
         return True
-    return "AT" in text and _WORD_AT.search(text) is not None
+    return " DOT" in text
 
 
 # An at sign that can join an address: a local part ends right before it, a
@@ -181,9 +198,12 @@ def _obfuscated(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
         word_dot = bool(match.captures("word_dot"))
         if match.group("at") == "@" and not (bracketed_dot or word_dot):
             continue  # a plain address
-        if match.group("word_at") and not (bracketed_dot or word_dot):
-            continue  # "US AT HELP.EXAMPLE.COM" is prose in capitals
-        if "@" in match.group("at") and not _mail_tld(match.group("tld")):
+        word_at = match.group("word_at")
+        if word_at and not (bracketed_dot or word_dot):
+            continue  # "meet us at example.com", "US AT HELP.EXAMPLE.COM": prose
+        if word_at and match.group("local").casefold() in _PROSE_BEFORE_AT:
+            continue  # "find us at acme dot com": a website
+        if ("@" in match.group("at") or word_at) and not _mail_tld(match.group("tld")):
             continue  # "inputs @ self.weight": Python's matrix product, not mail
         if ".." in match.group("local") or match.group("tld").lower() in _FILE_EXTENSIONS:
             continue
