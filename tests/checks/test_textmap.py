@@ -19,7 +19,7 @@ TRICKY = [
     "\u1fb3", "\u0345", "가", "\u1100\u1161", "①", "™", "½", "Å", "\ufeff", "\ufb00",
     "\u0344", "\ufdfa", "\u3300", "a", "B", " ", "1", "\n",
     "\u2011", "\u2014", "\u2212", "\ufe58", "\u207b", "\u0664", "\u06f7", "\u096a", "\u09e9",
-    "\u200e", "\u202e", "\u2067", "\u061c", "-",
+    "\u200e", "\u202e", "\u2067", "\u061c", "-", "\ufe0f", "\u20e3", "\u066b", "\U000e0041",
 ]  # fmt: skip
 
 
@@ -124,3 +124,11 @@ def test_a_long_rewrite_stops_when_the_budget_is_spent(rewrite: object) -> None:
 
     with pytest.raises(BudgetSpent):
         rewrite("\ufb01\u200b" * 500_000, Budget(deadline_s=0.01, clock=clock))  # type: ignore[operator]
+
+
+def test_keycaps_tags_and_arabic_separators_read_as_plain_numbers() -> None:
+    keycaps = "".join(f"{d}\ufe0f\u20e3" for d in "4111")
+    assert normalize(f"PIN {keycaps}", Budget.unlimited()).text == "PIN 4111"
+    assert normalize("41\U000e0031\U000e007f11", Budget.unlimited()).text == "4111"
+    price = "\u0661\u066c\u0662\u0664\u0669\u066b\u0669\u0669"
+    assert normalize(price, Budget.unlimited()).text == "1,249.99"

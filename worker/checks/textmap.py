@@ -35,10 +35,12 @@ from turncheck.worker.checks.budget import Budget
 # Zero-width and other invisible format characters that can split a word or a
 # number without showing: "4111\u200b1111..." must still read as one number.
 # Bidirectional marks, embeddings and isolates too: "\u202d4111...\u202c" shows
-# the digits alone.
+# the digits alone; and the invisible operators, the grapheme joiner, emoji
+# variation selectors and the keycap ("4\ufe0f\u20e3" is a 4), tag characters.
 INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
     "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    "\u2061\u2062\u2063\u2064\u034f\ufe0e\ufe0f\u20e3" + "".join(map(chr, range(0xE0001, 0xE0080)))
 )
 _INVISIBLE_RUN = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
 _DROP_INVISIBLE: dict[int, str | None] = {ord(ch): None for ch in INVISIBLE}
@@ -46,8 +48,9 @@ _ASCII = re.compile(r"[\x00-\x7f]")
 
 
 def _canonical_table() -> dict[int, str]:
-    """Dashes and minus signs to ``-``, decimal digits of every script to ASCII ones."""
-    table: dict[int, str] = {}
+    """Dashes and minus signs to ``-``, decimal digits of every script to ASCII ones, and
+    the Arabic decimal and thousands separators to ``.`` and ``,``."""
+    table: dict[int, str] = {0x066B: ".", 0x066C: ","}
     for code_point in range(sys.maxunicode + 1):
         ch = chr(code_point)
         if ch.isascii():
