@@ -42,8 +42,36 @@ INVISIBLE = frozenset(
     "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
     "\u2061\u2062\u2063\u2064\u034f\ufe0e\ufe0f\u20e3" + "".join(map(chr, range(0xE0001, 0xE0080)))
 )
-_INVISIBLE_RUN = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
 _ASCII = re.compile(r"[\x00-\x7f]")
+
+
+def _class(code_points: list[int]) -> str:
+    """A regex character class of ``code_points``, consecutive ones as ranges."""
+    parts, low = [], 0
+    for i, code_point in enumerate(code_points):
+        if i == 0 or code_point != code_points[i - 1] + 1:
+            low = code_point
+        if i + 1 == len(code_points) or code_points[i + 1] != code_point + 1:
+            high = code_point
+            parts.append(re.escape(chr(low)) + ("" if low == high else "-" + re.escape(chr(high))))
+    return "[" + "".join(parts) + "]"
+
+
+@lru_cache(maxsize=64)
+def _scanner(chars: frozenset[str]) -> re.Pattern[str]:
+    """A scan for ``chars``: a class of the BMP's, then one range from the lowest to the
+    highest past the BMP, a superset a caller checks. A class holding ranges past the BMP
+    is read range by range, 50 to 100 times slower on every character of a text."""
+    points = sorted(map(ord, chars))
+    bmp, astral = [c for c in points if c <= 0xFFFF], [c for c in points if c > 0xFFFF]
+    alternatives = [_class(bmp)] if bmp else []
+    if astral:
+        alternatives.append(f"[{re.escape(chr(astral[0]))}-{re.escape(chr(astral[-1]))}]")
+    return re.compile("|".join(alternatives))
+
+
+# Exact: the only invisible characters past the BMP, the tags, are one range.
+_INVISIBLE_RUN = _scanner(INVISIBLE)
 
 
 def _canonical_table() -> dict[int, str]:
@@ -63,9 +91,23 @@ def _canonical_table() -> dict[int, str]:
 
 # Built once at import (~0.1 s over every code point): ~680 characters, each one to one.
 CANONICAL = _canonical_table()
-_CANONICAL_CHARS = re.compile(
-    "[" + "".join(re.escape(chr(code_point)) for code_point in sorted(CANONICAL)) + "]"
-)
+
+
+# Where a character may change; past the BMP a superset, checked by ``_canonical_char``.
+_MAY_CHANGE = _scanner(frozenset(map(chr, CANONICAL)))
+_MAY_CHANGE_OR_VANISH = _scanner(frozenset(map(chr, CANONICAL)) | INVISIBLE)
+
+
+def _canonical_char(match: re.Match[str]) -> str:
+    ch = match.group()
+    return CANONICAL.get(ord(ch), ch)
+
+
+def canonical(text: str) -> str:
+    """``text`` with ``CANONICAL`` applied: ``str.translate`` costs ~50 ns a character
+    off ASCII, this only what a scan finds."""
+    return _MAY_CHANGE.sub(_canonical_char, text)
+
 
 CHUNK_CHARS = 65_536
 
@@ -141,20 +183,25 @@ class _Rewrite:
         self.pieces.append(chunk)
 
     def add_unchanged(self, text: str, start: int, end: int, budget: Budget) -> None:
-        """``text[start:end]``, where nothing changes but invisible characters go."""
+        """``text[start:end]``, where NFKC changes nothing: invisible characters go,
+        dashes and digits become canonical (one for one: no break)."""
         chunk = text[start:end]
+        if _MAY_CHANGE_OR_VANISH.search(chunk) is None:  # most text: one scan
+            self.pieces.append(chunk)
+            return
         if _INVISIBLE_RUN.search(chunk) is not None:
             self._break_at(chunk, start, INVISIBLE, budget)
             chunk = _INVISIBLE_RUN.sub("", chunk)
-        self.pieces.append(chunk)
+        self.pieces.append(canonical(chunk))
 
     def _break_at(
         self, chunk: str, start: int, chars: set[str] | frozenset[str], budget: Budget
     ) -> None:
         """Record the breaks of ``chars`` (those that resize) in ``chunk``, at ``start``."""
-        pattern = re.compile("[" + "".join(map(re.escape, sorted(chars))) + "]")
-        for match in pattern.finditer(chunk):
+        for match in _scanner(frozenset(chars)).finditer(chunk):
             budget.check()
+            if match.group() not in chars:
+                continue  # past the BMP the scan finds a superset
             original = start + match.start()
             at = original - self.shift  # its offset in the rewritten text
             size = len(self.per_char(match.group()))
@@ -199,7 +246,7 @@ def _in_nfkc(chunk: str) -> bool:
     # either decomposes (and only a primary composite, which NFKC keeps alone too,
     # can come back from composition) or composes with nothing. Most text in any
     # script is in NFKC already, and this C-speed test spares it the table.
-    return unicodedata.is_normalized("NFKC", chunk) and _CANONICAL_CHARS.search(chunk) is None
+    return unicodedata.is_normalized("NFKC", chunk)
 
 
 def normalize(text: str, budget: Budget) -> MappedText:
@@ -224,8 +271,6 @@ def normalize_plain(text: str, budget: Budget) -> str:
     A chunk ends before an ASCII character, which nothing before it composes with
     or reorders across: chunk by chunk is the whole text's NFKC, and the budget is
     checked between chunks. For texts that are only searched, never pointed into.
-    ``str.translate`` costs ~50 ns a character on text that is not ASCII: it runs
-    only on a chunk that holds something to change.
     """
     if text.isascii():
         return text
@@ -238,9 +283,6 @@ def normalize_plain(text: str, budget: Budget) -> str:
         chunk = text[start:end]
         if _INVISIBLE_RUN.search(chunk) is not None:
             chunk = _INVISIBLE_RUN.sub("", chunk)
-        chunk = unicodedata.normalize("NFKC", chunk)
-        if _CANONICAL_CHARS.search(chunk) is not None:
-            chunk = chunk.translate(CANONICAL)
-        pieces.append(chunk)
+        pieces.append(canonical(unicodedata.normalize("NFKC", chunk)))
         start = end
     return "".join(pieces)
