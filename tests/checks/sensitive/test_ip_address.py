@@ -64,6 +64,8 @@ def test_ignores_versions_dates_times_and_macs(text: str) -> None:
         "Install the 10.2.0.1 update from the store.",
         "Upgraded from 10.2.0.0 to 10.2.0.1.",
         "The version number of your client is 10.2.0.1.",
+        "The iOS app 10.2.0.1 fixes the login bug.",
+        "Android 10.2.0.1 and the Chrome extension 10.2.0.1 are out.",
     ],
 )
 def test_a_four_part_version_named_in_its_sentence_is_not_an_address(text: str) -> None:

@@ -45,10 +45,12 @@ _IPV6 = regex.compile(
     """,
     regex.VERBOSE,
 )
-# "version 1.2.3.4", "firmware 10.2.0.1": numbers named as releases or sections.
+# "version 1.2.3.4", "firmware 10.2.0.1", "iOS app 10.2.0.1": numbers named as releases
+# or sections, right after the word.
 _VERSION_WORD = regex.compile(
     r"(?<!\p{L})(?:version|versions|ver|release|build|firmware|update|upgrade|patch|"
-    r"section|step|chapter|clause|rule|item|v)\.?[\s:#]{0,3}$",
+    r"section|step|chapter|clause|rule|item|v|app|ios|ipados|android|macos|plugin|extension)"
+    r"\.?[\s:#]{0,3}$",
     regex.IGNORECASE,
 )
 
