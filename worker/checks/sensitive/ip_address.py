@@ -17,7 +17,8 @@ one: before it (``the app version is 10.2.0.1``, ``updated the app to
 10.2.0.1``), or, with no label before, after it (``10.2.0.1 is the latest
 release``). A network word closer to it (``server``, ``IP``, ``connect``,
 ``gateway``, ...) makes it an address again: ``after the update, connect to
-10.0.0.1``.
+10.0.0.1``. Right after an app or platform name it is a version too
+(``the iOS app 10.2.0.1``, ``Android 10.2.0.1``).
 """
 
 from __future__ import annotations
