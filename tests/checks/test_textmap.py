@@ -20,6 +20,7 @@ TRICKY = [
     "\u0344", "\ufdfa", "\u3300", "a", "B", " ", "1", "\n",
     "\u2011", "\u2014", "\u2212", "\ufe58", "\u207b", "\u0664", "\u06f7", "\u096a", "\u09e9",
     "\u200e", "\u202e", "\u2067", "\u061c", "-", "\ufe0f", "\u20e3", "\u066b", "\U000e0041",
+    "\U0001f642", "\U0001d7d8", "\U000104a3", "\U0001fbf5",
 ]  # fmt: skip
 
 
@@ -132,3 +133,13 @@ def test_keycaps_tags_and_arabic_separators_read_as_plain_numbers() -> None:
     assert normalize("41\U000e0031\U000e007f11", Budget.unlimited()).text == "4111"
     price = "\u0661\u066c\u0662\u0664\u0669\u066b\u0669\u0669"
     assert normalize(price, Budget.unlimited()).text == "1,249.99"
+
+
+def test_text_in_nfkc_with_emoji_dashes_and_invisibles_maps_back() -> None:
+    """The fast path (text already NFKC): an emoji, an en dash, an Arabic-Indic digit and
+    a bidi mark; the scan past the BMP is a superset, the emoji stays as it is."""
+    stored = "caf\u00e9 \U0001f642 12\u201334 \u0661\u200f2 \U000e0041x"
+    mapped = normalize(stored, Budget.unlimited())
+    assert mapped.text == "caf\u00e9 \U0001f642 12-34 12 x"
+    start = mapped.text.index("12 x")
+    assert stored[slice(*mapped.span(start, start + 4))] == "\u0661\u200f2 \U000e0041x"
