@@ -119,6 +119,10 @@ def test_an_address_after_a_stray_at_sign_keeps_its_whole_domain(gap: int) -> No
         "jane [dot] doe [at] example [dot] com",
         "JANE DOT DOE AT EXAMPLE DOT COM",
         "JANE DOT DOE AT MAIL DOT EXAMPLE DOT CO DOT UK",
+        "jane at example dot com",
+        "jane dot doe at mail dot example dot co dot uk",
+        "l.moreau @ example . fr",
+        "p.ng (at) example . com",
     ],
 )
 def test_obfuscated_addresses_are_found_with_their_whole_span(address: str) -> None:
@@ -136,7 +140,9 @@ def test_obfuscated_and_plain_addresses_in_one_text_are_each_found_once() -> Non
         "Have a look at example dot com for the docs.",
         "Find us at acme dot com or visit us at shop dot acme dot com.",
         "FIND US AT ACME DOT COM OR VISIT US AT SHOP DOT ACME DOT COM.",
-        "Write to dana at example dot com if the form fails.",
+        "Visit us at acme-shop dot example for the catalogue.",
+        "The guide is available at docs dot example dot com.",
+        "Ellipsis . . . and we met at noon . Then left.",
         "Meet me at example.com's booth at noon.",
         "We met at polka dot party dot",
         "I'm at Acme dot com today, and I\u2019m at Acme dot com tomorrow.",

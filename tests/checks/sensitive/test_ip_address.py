@@ -66,6 +66,8 @@ def test_ignores_versions_dates_times_and_macs(text: str) -> None:
         "The version number of your client is 10.2.0.1.",
         "The iOS app 10.2.0.1 fixes the login bug.",
         "Android 10.2.0.1 and the Chrome extension 10.2.0.1 are out.",
+        "La versión 10.2.0.1 ya está disponible.",
+        "\u0625\u0635\u062f\u0627\u0631 \u0627\u0644\u062a\u0637\u0628\u064a\u0642 10.2.0.1 \u0645\u062a\u0627\u062d.",
     ],
 )
 def test_a_four_part_version_named_in_its_sentence_is_not_an_address(text: str) -> None:
@@ -80,6 +82,8 @@ def test_a_four_part_version_named_in_its_sentence_is_not_an_address(text: str) 
         ("We shipped version 4.2. The server is 10.2.0.1 now.", "10.2.0.1"),
         ("10.2.0.1 is the gateway; the version is 4.2.", "10.2.0.1"),
         ("Point the app to 10.0.0.5 for staging.", "10.0.0.5"),
+        ("App version 10.2.0.1 reported the error from 203.0.113.9.", "203.0.113.9"),
+        ("Version 4 of 10.0.0.7 is the one to ping.", "10.0.0.7"),
     ],
 )
 def test_an_address_near_a_version_word_in_another_sentence_or_with_a_closer_network_word(

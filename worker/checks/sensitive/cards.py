@@ -6,7 +6,8 @@ back digit by digit ("4 5 3 9 1 4 8 8 ...", commas allowed between the
 groups of four: "4 5 3 9, 1 4 8 8, ..."). Between two groups any separator a
 writer uses, mixed or not: one to three spaces or tabs, a hyphen or slash
 with up to two spaces around it ("4111 - 1111", any Unicode dash is a hyphen
-by then), or a dot between two digits ("4111.1111"); a line break may stand
+by then), or a dot between two digits or spaced on both sides ("4111.1111",
+"4111 . 1111": not a full stop and a space); a line break may stand
 in for one where the number wraps ("4539 1488\n0343 6467"). The checksum is
 what makes a wide choice of separators safe: the digits must pass the Luhn
 check AND start with a real issuer prefix at a length that issuer uses:
@@ -41,12 +42,13 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # A maximal run of digit groups joined by separators (spaces or tabs; a hyphen
-# or slash, spaced or not; a dot between digits, not a full stop and a space)
+# or slash, spaced or not; a dot between digits or with spaces on both sides,
+# not a full stop and a space)
 # or, in a number read digit by digit, by ", " ("4 5 3 9, 1 4 8 8, ...").
 # Possessive, so a run is never cut short to fit: a prefix is chosen below, on
 # purpose. Not after a letter, digit or decimal point, nor after a code that
 # holds a digit ("DE89 3704 ...", "A1 4111 ...": an IBAN or some reference).
-_SEP = r"(?:[\ \t]{0,2}[\-/][\ \t]{0,2}|\.|[\ \t]{1,3})"
+_SEP = r"(?:[\ \t]{0,2}[\-/][\ \t]{0,2}|\.|[\ \t]{1,2}\.[\ \t]{1,2}|[\ \t]{1,3})"
 _RUN = regex.compile(
     rf"""
     (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]

@@ -11,21 +11,21 @@ Obfuscated addresses count too: the at sign written ``[at]``, ``(at)``,
 ``{at}``, ``<at>`` (any case, spaces inside or around allowed) or ``[@]``,
 or an ``@`` with spaces after it (``jane @ example.com``, ``jane@ example.com``;
 not ``all @example.com addresses``, which names a domain); the dots of the
-domain written ``[dot]``, ``(dot)``, ``{dot}``, ``<dot>`` or ``[.]``. The
-capital words AT and DOT count together (``jane AT example DOT com``,
-``JANE DOT DOE AT EXAMPLE DOT CO DOT UK``) when what comes before AT is not a
-word prose puts there (``FIND US AT ACME DOT COM``) and the address ends in a
-country's two letters or a common generic domain. The dots of the local part
-may be written out too (``jane [dot] doe [at] ...``).
+domain written ``[dot]``, ``(dot)``, ``{dot}``, ``<dot>``, ``[.]`` or `` . ``
+(spaces on both sides: not a full stop). Spelled out, the words at and dot
+count together, in any one case (``jane dot doe at example dot com``,
+``sam AT example DOT com``), when what comes before "at" is not a word prose
+puts there (``find us at acme dot com``, ``available at ...``) and the
+address ends in a country's two letters or a common generic domain
+(``visit us at acme-shop dot example`` is a website). The dots of the local
+part may be written out too (``jane [dot] doe [at] ...``).
 
 Does not count: ``@mentions`` and handles without a local part or a dotted
 domain (``@sam``, ``sam@localhost``), package and version pins
 (``lodash@4.17.21``), retina file names (``logo@2x.png``: a domain ending in a
 file extension is a file), scp-style git remotes (``git@github.com:org/x``),
-quoted local parts, addresses spelled out in lower case (``dana at example
-dot com``: the project counts a written address, and "look at example dot
-com" is prose), AT with plain dots (``US AT HELP.EXAMPLE.COM``), and ``%40``
-outside a URL.
+quoted local parts, an at written as a word with plain dots (``meet us at
+example.com``, ``US AT HELP.EXAMPLE.COM``), and ``%40`` outside a URL.
 """
 
 from __future__ import annotations
@@ -80,13 +80,14 @@ _GENERIC_TLDS = frozenset({
 # An obfuscated at sign or dot: a word or the sign itself in brackets, spaced or not.
 _BRACKETED = r"[\ \t]*+[\[({{<][\ \t]*+(?i:{word}|{sign})[\ \t]*+[\])}}>][\ \t]*+"
 _AT_TOKEN = (
-    _BRACKETED.format(word="at", sign="@") + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT)[\ \t]++|@"
+    _BRACKETED.format(word="at", sign="@")
+    + r"|[\ \t]*+@[\ \t]++|[\ \t]++(?P<word_at>AT|at|At)[\ \t]++|@"
 )
-_DOT_WORD = r"[\ \t]++(?P<word_dot>DOT)[\ \t]++"
+_DOT_WORD = r"[\ \t]++(?P<word_dot>DOT|dot|Dot)[\ \t]++|[\ \t]++(?P<spaced_dot>\.)[\ \t]++"
 _DOT_TOKEN = _BRACKETED.format(word="dot", sign=r"\.") + rf"|{_DOT_WORD}|\."
-_LOCAL_DOT = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++DOT[\ \t]++"
-# Words that come before AT in prose in capitals, not a mailbox: "FIND US AT ACME
-# DOT COM", "AVAILABLE AT SHOP DOT EXAMPLE DOT COM" name a website.
+_LOCAL_DOT = _BRACKETED.format(word="dot", sign=r"\.") + r"|[\ \t]++(?:DOT|dot|Dot)[\ \t]++"
+# Words that come before "at" in prose, not a mailbox: "find us at acme dot com",
+# "available at shop dot example dot com" name a website.
 _PROSE_BEFORE_AT = frozenset({
     "i", "me", "my", "you", "your", "we", "us", "our", "he", "him", "his", "she", "her",
     "they", "them", "their", "it", "its", "one", "someone", "anyone", "this", "that",
@@ -111,7 +112,7 @@ _OBFUSCATED = regex.compile(
     regex.VERBOSE,
 )
 # Where an obfuscated address may be: a bracketed at sign or dot, an "@" with a
-# space after it, the capital word DOT (AT written as a word needs a DOT too).
+# space after it, the word dot or a spaced dot (an at written as a word needs one).
 # Most texts have none; these tests rule them out in a few microseconds (a regex
 # of all the tokens took 25 to 50).
 _BRACKETED_TOKEN = re.compile(r"[\[({<][ \t]*(?:[aA][tT]|[dD][oO][tT]|[@.])[ \t]*[)\]}>]")
@@ -122,7 +123,7 @@ def _may_be_obfuscated(text: str) -> bool:
         return True
     if "@" in text and ("@ " in text or "@\t" in text):
         return True
-    return " DOT" in text
+    return " dot" in text.lower() or " . " in text
 
 
 # An at sign that can join an address: a local part ends right before it, a
@@ -195,12 +196,12 @@ def _obfuscated(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
             continue
         pos = match.end()
         bracketed_dot = any(ch in match.group("domain") for ch in "[](){}<>")
-        word_dot = bool(match.captures("word_dot"))
+        word_dot = bool(match.captures("word_dot") or match.captures("spaced_dot"))
         if match.group("at") == "@" and not (bracketed_dot or word_dot):
             continue  # a plain address
         word_at = match.group("word_at")
         if word_at and not (bracketed_dot or word_dot):
-            continue  # "meet us at example.com", "US AT HELP.EXAMPLE.COM": prose
+            continue  # "meet us at example.com": prose
         if word_at and match.group("local").casefold() in _PROSE_BEFORE_AT:
             continue  # "find us at acme dot com": a website
         if ("@" in match.group("at") or word_at) and not _mail_tld(match.group("tld")):

@@ -58,7 +58,10 @@ _VERSION_WORD = regex.compile(
 # Words that name what a dotted quad in their sentence is: a release, or a network address.
 _LABELS = regex.compile(
     r"(?<!\p{L})(?:(?P<version>versions?|ver|v|releases?|released|builds?|firmware|updates?|"
-    r"updated|upgrades?|upgraded|patch(?:ed|es)?|sdk|changelog|hotfix)"
+    r"updated|upgrades?|upgraded|patch(?:ed|es)?|sdk|changelog|hotfix|"
+    # The same words in the languages whose digits normalisation reads.
+    r"versión|versão|versione|versie|wersja|sürüm|версия|версии|релиз|"
+    r"(?:ال)?إصدار|(?:ال)?نسخة|نسخه|संस्करण|সংস্করণ|เวอร์ชัน|รุ่น)"
     r"|(?P<address>ip|ips|ipv4|address|addresses|addr|host|hosts|hostname|server|servers|"
     r"gateway|dns|subnet|router|ping|connect|connects|connected|connection|network|firewall|"
     r"proxy|vpn|whitelist|allowlist|blocklist|login|logged|endpoint|node|listen|listens|"
@@ -67,6 +70,11 @@ _LABELS = regex.compile(
 )
 # Where a sentence or line ends: labels beyond it are about something else.
 _SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)|\n")
+# Another number: a label on its far side is that number's ("version 10.2.0.1 ... from
+# 203.0.113.9": the version is the first one's).
+_NUMBER = regex.compile(r"[0-9]+(?:[.:][0-9]+)*")
+_LAST_NUMBER = regex.compile(r"[0-9]+(?:[.:][0-9]+)*", regex.REVERSE)
+_CONNECTIVE = regex.compile(r"\s*(?:to|and|or|through|vs\.?|-+>?|→)\s*", regex.IGNORECASE)
 _LABEL_BEFORE_CHARS = 48
 _LABEL_AFTER_CHARS = 32
 
@@ -104,18 +112,26 @@ def _ipv4(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
 
 
 def _named_a_version(text: str, start: int, end: int) -> bool:
-    """Whether the label closest to ``text[start:end]`` in its sentence names a release."""
+    """Whether the label closest to ``text[start:end]`` in its sentence, with no other
+    number between them, names a release."""
     lo = max(0, start - _LABEL_BEFORE_CHARS)
-    before = text[lo:start]
-    ends = list(_SENTENCE_END.finditer(before))
+    ends = list(_SENTENCE_END.finditer(text, lo, start))
     if ends:
-        lo += ends[-1].end()
+        lo = ends[-1].end()
+    previous = _LAST_NUMBER.search(text, lo, start)
+    if previous is not None:
+        if _CONNECTIVE.fullmatch(text, previous.end(), start) and "." in previous.group():
+            # "upgraded from 10.2.0.0 to 10.2.0.1": the second is what the first is.
+            return _named_a_version(text, previous.start(), previous.end())
+        lo = previous.end()
     labels = list(_LABELS.finditer(text, lo, start))
     if labels:
         return labels[-1].lastgroup == "version"
     hi = min(len(text), end + _LABEL_AFTER_CHARS)
-    cut = _SENTENCE_END.search(text, end, hi)
-    label = _LABELS.search(text, end, hi if cut is None else cut.start())
+    for stop in (_SENTENCE_END.search(text, end, hi), _NUMBER.search(text, end, hi)):
+        if stop is not None:
+            hi = min(hi, stop.start())
+    label = _LABELS.search(text, end, hi)
     return label is not None and label.lastgroup == "version"
 
 
