@@ -129,6 +129,18 @@ def test_obfuscated_addresses_are_found_with_their_whole_span(address: str) -> N
     assert found(f"You can reach {address} any time.") == [address]
 
 
+@pytest.mark.parametrize(
+    "text", ["Reach me @jane.doe@example.org any time.", "Reach me @@jane.doe@example.org."]
+)
+def test_an_address_right_after_a_lone_at_sign_is_found(text: str) -> None:
+    """A stray "@" glued before an address (an "at" written as a sign) does not hide it."""
+    assert found(text) == ["jane.doe@example.org"]
+
+
+def test_the_tail_of_a_doubled_address_is_not_an_address() -> None:
+    assert found("Odd: x@jane@example.org") == []
+
+
 def test_obfuscated_and_plain_addresses_in_one_text_are_each_found_once() -> None:
     text = "Write a@b.io or c [at] d [dot] io, or e @ f.org."
     assert found(text) == ["a@b.io", "c [at] d [dot] io", "e @ f.org"]

@@ -5,7 +5,10 @@ letter, digit or underscore; no two dots in a row), ``@``, then a domain of
 one or more labels and a top-level label of two or more letters (or punycode
 ``xn--``). Inside a URL (after ``scheme://`` or ``mailto:`` in the same run of
 non-space text) the ``@`` may be percent-encoded as ``%40``
-(``?email=lena%40example.se``); the span is the address as written.
+(``?email=lena%40example.se``); the span is the address as written. A lone
+``@`` written for "at" right before an address does not hide it (``reach me
+@jane@example.org``), nor does one anywhere before it (the domain is read
+from the address's own at sign).
 
 Obfuscated addresses count too: the at sign written ``[at]``, ``(at)``,
 ``{at}``, ``<at>`` (any case, spaces inside or around allowed) or ``[@]``,
@@ -41,7 +44,8 @@ from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.spans import merged
 
 _SHAPE = r"""
-    (?<![\p{L}0-9._%+\-@])              # not the tail of a longer local part
+    (?<![\p{L}0-9._%+\-])               # not the tail of a longer local part,
+    (?<![\p{L}0-9._%+\-]@)              # nor of another address ("@jane@..." is a stray @)
     (?P<local>[\p{L}0-9_](?:[\p{L}0-9._%+'\-]*[\p{L}0-9_])?)
     AT
     (?P<domain>(?:[\p{L}0-9](?:[\p{L}0-9\-]{0,61}[\p{L}0-9])?\.)+
