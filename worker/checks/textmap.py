@@ -229,7 +229,8 @@ def _rewrite(
     unchanged: Callable[[str], bool] = lambda chunk: False,
 ) -> MappedText:
     """``unchanged(chunk)``: a quick test that ``per_char`` leaves every character of
-    ``chunk`` as it is, invisible ones aside."""
+    ``chunk`` as it is, invisible ones and ``CANONICAL`` ones aside (``add_unchanged``
+    removes and replaces those)."""
     rewrite = _Rewrite(per_char)
     for start in range(0, len(text), CHUNK_CHARS):
         budget.check()
