@@ -142,3 +142,30 @@ def test_check_output_shows_each_detector_result(tmp_path: Path) -> None:
     only = "agent: support-bot\nchecks:\n  - {name: s, kind: sensitive_data, detectors: [card, email]}\n"
     [result] = evaluate(make_turn(output="Write to jane@example.com."), check_set(tmp_path, only))
     assert result.as_dict()["detectors"] == {"card": "passed", "email": "failed"}
+
+
+def test_disguised_numbers_are_found_and_their_spans_are_the_stored_characters(
+    tmp_path: Path,
+) -> None:
+    """Non-breaking hyphens, other scripts' digits and bidi marks hide nothing, and each
+    span slices exactly what the turn stored."""
+    card = "4111\u20111111\u20111111\u20111111"
+    ssn = "\u0665\u0663\u0666\u201421\u20149874"
+    phone = "\u202d(555) 010\u20112030\u202c"
+    text = f"Card {card}; SSN {ssn}; call {phone}."
+    [result] = evaluate(make_turn(output=text), check_set(tmp_path, ALL))
+    found = {span.label: text[span.start : span.end] for span in result.spans}
+    assert found == {"card": card, "ssn": ssn, "phone": phone[1:-1]}
+
+
+def test_the_text_beside_tool_calls_is_read_too(tmp_path: Path) -> None:
+    """The customer sees what the model writes beside its tool calls."""
+    rounds = [
+        {"text": "Checking card 4111 1111 1111 1111 now.", "tool_calls": [], "tool_results": []},
+        {"text": "", "tool_calls": [], "tool_results": []},
+    ]
+    [result] = evaluate(make_turn(output="Done.", rounds=rounds), check_set(tmp_path, ALL))
+    assert result.verdict is Verdict.FAILED
+    [span] = result.spans
+    assert (span.field, span.label) == ("rounds[0].text", "card")
+    assert rounds[0]["text"][span.start : span.end] == "4111 1111 1111 1111"

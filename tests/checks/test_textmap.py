@@ -10,7 +10,7 @@ import pytest
 
 from turncheck.worker.checks import textmap
 from turncheck.worker.checks.budget import Budget, BudgetSpent
-from turncheck.worker.checks.textmap import INVISIBLE, fold, normalize
+from turncheck.worker.checks.textmap import CANONICAL, INVISIBLE, fold, normalize
 
 # Characters that change, grow, vanish or compose: ligatures, full-width digits, a
 # decomposed accent, Hangul jamo, the ypogegrammeni, invisible ones.
@@ -18,6 +18,9 @@ TRICKY = [
     "\u200b", "\ufb01", "é", "e\u0301", "\uff14", "ß", "İ", "\u3000", "\u00ad", "Ⅻ", "ǅ",
     "\u1fb3", "\u0345", "가", "\u1100\u1161", "①", "™", "½", "Å", "\ufeff", "\ufb00",
     "\u0344", "\ufdfa", "\u3300", "a", "B", " ", "1", "\n",
+    "\u2011", "\u2014", "\u2212", "\ufe58", "\u207b", "\u0664", "\u06f7", "\u096a", "\u09e9",
+    "\u200e", "\u202e", "\u2067", "\u061c", "-", "\ufe0f", "\u20e3", "\u066b", "\U000e0041",
+    "\U0001f642", "\U0001d7d8", "\U000104a3", "\U0001fbf5",
 ]  # fmt: skip
 
 
@@ -32,6 +35,7 @@ def _reference(text: str, folded: bool) -> tuple[str, list[int]]:
             parts = "".join(p for p in decomposed if not unicodedata.combining(p))
         else:
             parts = unicodedata.normalize("NFKC", ch)
+        parts = parts.translate(CANONICAL)
         chars.append(parts)
         origin.extend([i] * len(parts))
     return "".join(chars), origin
@@ -56,6 +60,40 @@ def test_every_span_maps_back_to_the_characters_it_came_from(
         for start in range(len(expected)):
             for end in range(start + 1, len(expected) + 1):
                 assert mapped.span(start, end) == (origin[start], origin[end - 1] + 1)
+
+
+@pytest.mark.parametrize("rewrite", [normalize, fold])
+def test_dashes_digits_and_controls_read_as_ascii_and_map_back(rewrite: object) -> None:
+    """A card written with non-breaking hyphens, Arabic-Indic digits and bidi marks reads
+    as the plain card, and its span points at the stored characters."""
+    assert callable(rewrite)
+    stored = "Card: \u202d\u0664\u0661\u0661\u0661\u20111111\u2011\u200f1111\u20131111\u202c ok"
+    mapped = rewrite(stored, Budget.unlimited())
+    assert mapped.text.endswith("4111-1111-1111-1111 ok")
+    start = mapped.text.index("4111")
+    original = mapped.span(start, start + len("4111-1111-1111-1111"))
+    assert stored[slice(*original)] == stored[7:-4]
+
+
+@pytest.mark.parametrize(
+    "dash", ["\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212",
+             "\ufe58", "\ufe63", "\uff0d"]
+)  # fmt: skip
+def test_every_dash_and_minus_is_a_hyphen(dash: str) -> None:
+    assert normalize(f"12{dash}34", Budget.unlimited()).text == "12-34"
+    assert fold(f"A{dash}B", Budget.unlimited()).text == "a-b"
+
+
+def test_digits_of_every_script_are_ascii_digits() -> None:
+    digits = {"\u0660": "0", "\u06f9": "9", "\u0969": "3", "\u09ea": "4", "\uff17": "7",
+              "\u0e52": "2", "\U0001d7d8": "0"}  # fmt: skip
+    for digit, ascii_digit in digits.items():
+        assert normalize(digit, Budget.unlimited()).text == ascii_digit
+
+
+def test_text_in_nfkc_with_a_dash_takes_the_rewrite_not_the_fast_path() -> None:
+    """Already NFKC ("é" composed) but holding a dash: it still changes."""
+    assert normalize("caf\u00e9 12\u201334", Budget.unlimited()).text == "caf\u00e9 12-34"
 
 
 def test_ascii_text_is_kept_with_its_offsets() -> None:
@@ -87,3 +125,21 @@ def test_a_long_rewrite_stops_when_the_budget_is_spent(rewrite: object) -> None:
 
     with pytest.raises(BudgetSpent):
         rewrite("\ufb01\u200b" * 500_000, Budget(deadline_s=0.01, clock=clock))  # type: ignore[operator]
+
+
+def test_keycaps_tags_and_arabic_separators_read_as_plain_numbers() -> None:
+    keycaps = "".join(f"{d}\ufe0f\u20e3" for d in "4111")
+    assert normalize(f"PIN {keycaps}", Budget.unlimited()).text == "PIN 4111"
+    assert normalize("41\U000e0031\U000e007f11", Budget.unlimited()).text == "4111"
+    price = "\u0661\u066c\u0662\u0664\u0669\u066b\u0669\u0669"
+    assert normalize(price, Budget.unlimited()).text == "1,249.99"
+
+
+def test_text_in_nfkc_with_emoji_dashes_and_invisibles_maps_back() -> None:
+    """The fast path (text already NFKC): an emoji, an en dash, an Arabic-Indic digit and
+    a bidi mark; the scan past the BMP is a superset, the emoji stays as it is."""
+    stored = "caf\u00e9 \U0001f642 12\u201334 \u0661\u200f2 \U000e0041x"
+    mapped = normalize(stored, Budget.unlimited())
+    assert mapped.text == "caf\u00e9 \U0001f642 12-34 12 x"
+    start = mapped.text.index("12 x")
+    assert stored[slice(*mapped.span(start, start + 4))] == "\u0661\u200f2 \U000e0041x"

@@ -1,8 +1,11 @@
 """``sensitive_data``: ready-made detectors, each turned on by name.
 
-Each detector reads the normalised text (NFKC, invisible characters removed)
-and its findings are mapped back to offsets in the text as stored; a finding's
-span is labelled with the detector's name. The matched text is never kept.
+On ``output`` a check reads the answer and the text the model wrote beside its
+tool calls (``rounds[i].text``): the customer sees both. Each detector reads the
+normalised text (``textmap.normalize``: NFKC, dashes and other scripts' digits
+made ASCII, invisible and bidi control characters removed) and its findings are
+mapped back to offsets in the text as stored; a finding's span is labelled with
+the detector's name. The matched text is never kept.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
             budget=budget,
         )
         spans: list[Span] = []
-        for field, text in stage_texts(turn, stage, with_rounds=False):
+        for field, text in stage_texts(turn, stage, with_rounds=True):
             budget.check()
             mapped = normalize(text, budget)
             opened = gates.open(mapped.text)

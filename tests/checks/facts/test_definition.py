@@ -78,3 +78,38 @@ def test_spans_are_offsets_in_the_stored_text() -> None:
 def test_an_answer_without_facts_passes_without_reading_sources() -> None:
     """A reply with nothing to verify passes."""
     assert check(support_turn("Happy to help! Anything else?")).verdict is Verdict.PASSED
+
+
+def test_an_allowed_string_with_a_non_breaking_hyphen_covers_the_answers_plain_one() -> None:
+    """Allowed values are normalised like the answer they are matched in."""
+    turn = support_turn("Use code SPRING-2026 at checkout.")
+    assert check(turn, allowed=["code spring\u20112026"]).verdict is Verdict.PASSED
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        ("It renews on 2026\u201112\u201101.", {"renews": "2026-12-01"}),
+        ("It renews on 2026-12-01.", {"renews": "2026\u201112\u201101"}),
+        ("Call (555) 010\u20112030.", {"phone": "(555) 010-2030"}),
+        (
+            "Call \u0665\u0665\u0665-\u0660\u0661\u0660-\u0662\u0660\u0663\u0660.",
+            {"phone": "5550102030"},
+        ),
+        ("Your balance is \u2212$40.00.", {"balance": "-40.00"}),
+    ],
+)
+def test_dashes_and_digits_of_other_scripts_do_not_make_a_supported_fact_unsupported(
+    answer: str, source: dict[str, str]
+) -> None:
+    """The answer and the sources are normalised alike: U+2011 is '-', U+0665 is '5'."""
+    turn = support_turn(answer, rounds=[tool_round("account", source)])
+    assert check(turn).verdict is Verdict.PASSED
+
+
+def test_a_date_with_non_breaking_hyphens_is_still_checked_and_its_span_is_stored_text() -> None:
+    answer = "It renews on 2026\u201112\u201115."
+    turn = support_turn(answer, rounds=[tool_round("account", {"renews": "2026-12-01"})])
+    outcome = check(turn)
+    assert outcome.verdict is Verdict.FAILED
+    assert spans_text(turn, outcome) == ["2026\u201112\u201115"]

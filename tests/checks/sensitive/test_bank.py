@@ -128,3 +128,52 @@ def test_a_routing_label_in_brackets_still_labels_the_number() -> None:
     """A routing word in parentheses between another language's label and the number counts."""
     assert routing_found(f"Numero de ruta (routing) {RTN} para deposito.") == [RTN]
     assert routing_found(f"Numero de ruta (routing) {BAD_RANGE} para deposito.") == []
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        f"{RTN[:4]} {RTN[4:8]} {RTN[8]}",
+        f"{RTN[:3]}-{RTN[3:6]}-{RTN[6:]}",
+        f"{RTN[:3]} / {RTN[3:6]} / {RTN[6:]}",
+        f"{RTN[:3]}\t{RTN[3:6]}\t{RTN[6:]}",
+        f"{RTN[:3]}.{RTN[3:6]} {RTN[6:]}",
+        f"{RTN[:3]}  {RTN[3:6]} - {RTN[6:]}",
+    ],
+)
+def test_a_routing_number_is_found_whatever_separates_its_groups(number: str) -> None:
+    """The ABA checksum anchors the digits; the separators between groups do not matter."""
+    assert routing_found(f"ABA routing number: {number}.") == [number]
+    assert account_found(f"Routing {number}, account 48213377190.") == ["48213377190"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Routing {RTN[:4]} {RTN[4:8]} {RTN[8]}0 has ten digits.",
+        f"Routing {routing('02100002')[:8]}-{int(routing('02100002')[8]) ^ 1}.",
+        f"Routing 1 {RTN[:3]} {RTN[3:6]} {RTN[6:]} is inside a longer run.",
+    ],
+)
+def test_grouped_numbers_that_are_not_nine_valid_digits_are_not_routing(text: str) -> None:
+    assert routing_found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Your parcel {RTN} is in transit to the Denver hub.",
+        f"Tracking number {RTN}: the package is in transit.",
+        f"We updated the routing of your shipment; tracking number {RTN}.",
+        f"Order {RTN} left our warehouse and is in transit (routing via Memphis).",
+        f"Your FedEx shipment {RTN[:3]} {RTN[3:6]} {RTN[6:]} is in transit.",
+    ],
+)
+def test_a_checksum_valid_tracking_or_order_number_is_not_a_routing_number(text: str) -> None:
+    """ "In transit" is how parcels travel, and the label closest to the number names it."""
+    assert routing_found(text) == []
+
+
+def test_a_transit_number_label_still_labels_a_routing_number() -> None:
+    assert routing_found(f"Transit number {RTN} is on your cheque.") == [RTN]
+    assert routing_found(f"Routing transit number: {RTN}.") == [RTN]

@@ -130,10 +130,31 @@ def test_ignores_placeholders_made_of_one_repeated_character(text: str) -> None:
     assert found(text) == []
 
 
-def test_finds_documentation_example_keys_that_look_real() -> None:
+def test_finds_example_keys_that_look_real() -> None:
     """Low variety, not the word EXAMPLE, makes a placeholder: realistic example keys stay keys."""
-    key = "AKIA" + "IOSFODNN7" + "EXAMPLE"
+    key = "AKIA" + "EXAMPLEQ7RZ2M4KT"
     assert found(f"Use {key} here.") == [key]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From the AWS docs: aws_access_key_id = AKIA" + "IOSFODNN7EXAMPLE",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+        "AWS_ACCESS_KEY_ID=AKIA" + "IOSFODNN7EXAMPLE\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/"
+        "K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+        '"AccessKeyId": "ASIA' + 'IOSFODNN7EXAMPLE", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/'
+        'bPxRfiCYzEXAMPLEKEY"',
+    ],
+)
+def test_the_providers_documented_example_keys_are_not_credentials(text: str) -> None:
+    """AWS prints these in every guide: an agent quoting the docs leaks nobody's key."""
+    assert found(text) == []
+
+
+def test_a_real_looking_key_beside_the_documented_example_is_still_found() -> None:
+    key = "AKIA" + "Q7RZ2M4KTEXAMPLE"
+    assert found(f"Not AKIA{'IOSFODNN7EXAMPLE'} but {key}.") == [key]
 
 
 def test_ignores_stripe_publishable_keys() -> None:

@@ -51,3 +51,42 @@ def test_finds_ip_addresses_with_exact_offsets(text: str, expected: list[str]) -
 def test_ignores_versions_dates_times_and_macs(text: str) -> None:
     """Versions, dates, times, MACs and scope operators are not IP addresses."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The app version is 10.2.0.1.",
+        "App version: 10.2.0.1 (build 5512).",
+        "We updated the app to 10.2.0.1 last night.",
+        "10.2.0.1 is the latest release of the app.",
+        "Your firmware, now 10.2.0.1, is current.",
+        "Install the 10.2.0.1 update from the store.",
+        "Upgraded from 10.2.0.0 to 10.2.0.1.",
+        "The version number of your client is 10.2.0.1.",
+        "The iOS app 10.2.0.1 fixes the login bug.",
+        "Android 10.2.0.1 and the Chrome extension 10.2.0.1 are out.",
+        "La versión 10.2.0.1 ya está disponible.",
+        "\u0625\u0635\u062f\u0627\u0631 \u0627\u0644\u062a\u0637\u0628\u064a\u0642 10.2.0.1 \u0645\u062a\u0627\u062d.",
+    ],
+)
+def test_a_four_part_version_named_in_its_sentence_is_not_an_address(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("After the update, connect to 10.0.0.1 again.", "10.0.0.1"),
+        ("Update your DNS server to 10.2.0.1.", "10.2.0.1"),
+        ("We shipped version 4.2. The server is 10.2.0.1 now.", "10.2.0.1"),
+        ("10.2.0.1 is the gateway; the version is 4.2.", "10.2.0.1"),
+        ("Point the app to 10.0.0.5 for staging.", "10.0.0.5"),
+        ("App version 10.2.0.1 reported the error from 203.0.113.9.", "203.0.113.9"),
+        ("Version 4 of 10.0.0.7 is the one to ping.", "10.0.0.7"),
+    ],
+)
+def test_an_address_near_a_version_word_in_another_sentence_or_with_a_closer_network_word(
+    text: str, address: str
+) -> None:
+    assert found(text) == [address]

@@ -2,8 +2,10 @@
 
 import pytest
 
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.phone import find_phone, warm_up
+from turncheck.worker.checks.textmap import normalize
 
 
 def found(text: str) -> list[str]:
@@ -105,3 +107,21 @@ def test_warm_up_loads_metadata_without_changing_results() -> None:
     """warm_up() can be called at start and findings stay the same."""
     warm_up()
     assert found("Call +33 1 23 45 67 89") == ["+33 1 23 45 67 89"]
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "\u0e42\u0e17\u0e23 \u0e50\u0e52 \u0e51\u0e52\u0e53 \u0e54\u0e55\u0e56\u0e57",
+        "Call 02 123 4567 today",
+        "\u0627\u062a\u0635\u0644 \u0660\u0661\u0660 \u0661\u0662\u0663\u0664 \u0665\u0666\u0667\u0668",
+    ],
+)
+def test_national_numbers_in_another_scripts_digits_are_found(stored: str) -> None:
+    """Thai, Arabic-Indic digits read as ASCII ones; a Bangkok landline has nine digits."""
+    mapped = normalize(stored, Budget.unlimited())
+    assert len(list(find_phone(mapped.text, DetectorContext()))) == 1
+
+
+def test_nine_digit_ids_in_european_groupings_are_not_phone_numbers() -> None:
+    assert found("Use code 0123-456-78 or ref 012 345 678 at checkout.") == []

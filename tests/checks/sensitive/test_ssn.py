@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.ssn import find_ssn
+from turncheck.worker.checks.textmap import normalize
 
 CTX = DetectorContext()
 
@@ -56,3 +58,41 @@ def test_finds_ssns(text: str, ssn: str) -> None:
 def test_ignores_look_alikes(text: str) -> None:
     """Phone numbers, order and case numbers, invalid ranges and longer runs are not SSNs."""
     assert found(text) == []
+
+
+def found_as_stored(stored: str) -> list[str]:
+    """What a check reports: found in the normalised text, mapped back to the stored one."""
+    mapped = normalize(stored, Budget.unlimited())
+    return [stored[slice(*mapped.span(s, e))] for s, e in find_ssn(mapped.text, CTX)]
+
+
+@pytest.mark.parametrize(
+    "ssn",
+    [
+        "234 - 56 - 7891",
+        "234 -56 -7891",
+        "234\u201456\u20147891",
+        "234 \u2014 56 \u2014 7891",
+        "234\u201156\u20117891",
+        "234\u201356\u20137891",
+        "234\u221256\u22127891",
+        "\u0662\u0663\u0664-\u0665\u0666-\u0667\u0668\u0669\u0661",
+        "2\u200b34-56-78\u200e91",
+    ],
+)
+def test_ssns_with_spaced_hyphens_dashes_or_other_digits_are_found(ssn: str) -> None:
+    """Any dash is a hyphen, a spaced hyphen is a separator, and the span is the stored text."""
+    assert found_as_stored(f"Your SSN is {ssn}, right?") == [ssn]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pages 234 - 56 - 7891 - 2 of the report.",
+        "Call 1 - 234 - 56 - 7891.",
+        "Order 234 - 56 - 7891 shipped.",
+        "Between 2026 \u2014 12 \u2014 01, we had 234 \u2014 5 \u2014 6789 visits.",
+    ],
+)
+def test_spaced_separators_keep_ssn_look_alikes_out(text: str) -> None:
+    assert found_as_stored(text) == []

@@ -30,7 +30,7 @@ from turncheck.worker.checks.facts.sources import join_sources, source_texts
 from turncheck.worker.checks.gates import Gates
 from turncheck.worker.checks.gates.facts import FACT_GATES
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
-from turncheck.worker.checks.textmap import normalize
+from turncheck.worker.checks.textmap import normalize, normalize_plain
 from turncheck.worker.turn import Turn
 
 __all__ = ["REASONS", "compile_check"]
@@ -49,7 +49,9 @@ REASONS: dict[FactKind, str] = {
 def _allowed_regex(allowed: list[str]) -> re.Pattern[str] | None:
     if not allowed:
         return None
-    phrases = sorted({a.strip() for a in allowed if a.strip()}, key=len, reverse=True)
+    # Matched against the normalised answer, so normalised the same way.
+    normalised = (normalize_plain(a, Budget.unlimited()).strip() for a in allowed)
+    phrases = sorted({a for a in normalised if a}, key=len, reverse=True)
     if not phrases:
         return None
     return re.compile("|".join(re.escape(p) for p in phrases), re.IGNORECASE)

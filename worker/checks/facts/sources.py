@@ -19,23 +19,18 @@ search prefers its terms in.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.textmap import INVISIBLE
+from turncheck.worker.checks.textmap import normalize_plain
 from turncheck.worker.turn import Turn
 
 # Between two texts: not white space and not a word character, so no fact
 # (a date, a quote, a phone) is read across the seam of two sources.
 SEAM = "\n\x00\n"
-_DROP_INVISIBLE = {ord(ch): None for ch in INVISIBLE}
 # Walking JSON checks the budget every so many values.
 _CHECK_EVERY = 256
-_CHUNK_CHARS = 65_536
-_ASCII = re.compile(r"[\x00-\x7f]")
 
 
 def source_texts(turn: Turn, allowed: Sequence[str], budget: Budget) -> list[str]:
@@ -86,23 +81,7 @@ def json_texts(value: Any, budget: Budget) -> Iterator[str]:
 
 
 def join_sources(texts: Sequence[str], budget: Budget) -> str:
-    """One normalised text (NFKC, invisible characters removed) of all ``texts``.
-
-    No offsets are kept, so the text is normalised by C calls on whole chunks
-    rather than character by character as ``textmap.normalize`` must. A chunk
-    ends before an ASCII character, which nothing before it composes with or
-    reorders across: chunk by chunk is the whole text's NFKC, and the budget is
-    checked between chunks.
-    """
-    blob = SEAM.join(texts)
-    if blob.isascii():
-        return blob
-    pieces = []
-    start = 0
-    while start < len(blob):
-        budget.check()
-        cut = _ASCII.search(blob, min(start + _CHUNK_CHARS, len(blob)))
-        end = len(blob) if cut is None else cut.start()
-        pieces.append(unicodedata.normalize("NFKC", blob[start:end].translate(_DROP_INVISIBLE)))
-        start = end
-    return "".join(pieces)
+    """One text of all ``texts``, normalised as the answer is (``textmap.normalize``:
+    NFKC, canonical dashes and digits, invisible characters removed), so a date or
+    phone written with U+2011 on one side and "-" on the other is the same fact."""
+    return normalize_plain(SEAM.join(texts), budget)

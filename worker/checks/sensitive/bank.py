@@ -1,11 +1,17 @@
 """``routing_number`` and ``bank_account``: US bank routing and account numbers.
 
-Routing numbers: nine digits, written together, whose first two are a Federal
-Reserve range (00-12, 21-32, 61-72, 80) and that pass the ABA 3-7-1 checksum.
-About one nine-digit number in twenty passes both, so a routing word must
-label it: "routing", "ABA", "RTN", "transit", "R/T" before it (or after, when
-nothing before labels it). "Bank" alone is deliberately not enough: "your
-bank account 021000021" is as likely an account number.
+Routing numbers: nine digits whose first two are a Federal Reserve range
+(00-12, 21-32, 61-72, 80) and that pass the ABA 3-7-1 checksum, written
+together or in groups with any separators (``0210 0002 1``, ``021-000-021``,
+``021 / 000 / 021``, tabs, dots, mixed). About one nine-digit number in
+twenty passes both, so a routing word must label it: "routing", "ABA", "RTN",
+"transit number", "R/T" before it (or after, when nothing before labels it).
+"Bank" alone is deliberately not enough: "your bank account 021000021" is as
+likely an account number, and "transit" alone is how parcels travel ("in
+transit"). A number whose closest label names a parcel, shipment, tracking,
+order or other reference ("tracking number 021000021", "parcel 021000021 is
+in transit") is that, not a routing number, even with a routing word
+further away.
 
 Account numbers: 4-17 digits (together, or in groups joined by one kind of
 single space or hyphen) labelled by an account word ("account", "acct",
@@ -31,6 +37,7 @@ from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.cards import is_card_number
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
+from turncheck.worker.checks.sensitive.spans import merged
 
 # Not inside a longer number, code, amount or date; not masked ("****1234",
 # "...1234"), not after a currency sign and not the last piece of an identifier
@@ -45,7 +52,13 @@ _AFTER = (
     r"|\ ?(?:[A-Za-z]+\ )?(?i:usd|eur|gbp|dollars?|points|miles|credits|items|days|months"
     r"|years)\b)"
 )
+# Between the groups of a routing number written in groups: spaces or tabs, or a
+# hyphen, slash or dot with a space or two around it.
+_GROUP_SEP = r"(?:[\ \t]{1,2}|[\ \t]{0,2}[\-/.][\ \t]{0,2})"
 _ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
+# A maximal run of digit groups: a routing number when its digits are nine.
+_ROUTING_GROUPED = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:{_GROUP_SEP}[0-9]++)++{_AFTER}")
+_NON_DIGIT = regex.compile(r"[^0-9]++")
 # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
 # from skipping ahead to the next digit, which makes the scan ten times slower.
 _ACCOUNT = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:([\ \-])[0-9]++(?:\1[0-9]++)*+)?+{_AFTER}")
@@ -54,7 +67,12 @@ _FED_RANGES = frozenset([*range(0, 13), *range(21, 33), *range(61, 73), 80])
 _OTHER_SHAPES = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 2, 4), (5, 4), (3, 4)})
 _COMPACT_DATE = regex.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
 
-ROUTING_WORDS = Keywords(["routing", "aba", "rtn", "transit", "r/t", "rt#", "routing number"])
+ROUTING_WORDS = Keywords(
+    [
+        *("routing", "aba", "rtn", "r/t", "rt#", "routing number"),
+        *("transit number", "transit no", "transit #", "transit#", "transit code"),
+    ]
+)
 ACCOUNT_WORDS = Keywords(
     ["account", "accounts", "acct", "acc", "acct#", "a/c", "checking", "savings", "bank account"]
 )
@@ -73,6 +91,17 @@ _NOT_ACCOUNT = [
 ]
 OTHER_WORDS = Keywords(_NOT_ACCOUNT)
 ROUTING_RIVALS = Keywords(["account", "acct", "a/c", "checking", "savings"])
+# Labels that, closest to a nine-digit number, make it a parcel's, order's or other
+# reference's number: a routing word further away does not claim it.
+NOT_ROUTING_WORDS = Keywords(
+    [
+        *("tracking", "track", "parcel", "package", "shipment", "shipping", "consignment"),
+        *("waybill", "airway bill", "delivery", "courier", "carrier", "order", "invoice"),
+        *("ticket", "case", "reference", "ref", "confirmation", "booking", "reservation"),
+        *("claim", "policy", "member", "customer", "serial", "sku", "item", "return", "rma"),
+        *("usps", "fedex", "dhl"),
+    ]
+)
 
 
 def aba_valid(digits: str) -> bool:
@@ -85,27 +114,28 @@ def aba_valid(digits: str) -> bool:
 
 def _is_routing(text: str, start: int, end: int, labels: list[tuple[int, int]]) -> bool:
     """``labels``: ``ROUTING_WORDS.all_in(text)``, which the label must be one of."""
-    digits = text[start:end]
+    digits = _NON_DIGIT.sub("", text[start:end])
     return (
         len(digits) == 9
-        and digits.isdigit()
         and aba_valid(digits)
         and overlaps(labels, start - 80, end + 60)
+        and not label_is(text, start, end, NOT_ROUTING_WORDS, ROUTING_WORDS, 80, 60)
         and label_is(text, start, end, ROUTING_WORDS, ROUTING_RIVALS, 80, 60, wanted_first=True)
     )
 
 
 def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of ABA routing numbers labelled as such; see the module docstring."""
-    labels: list[tuple[int, int]] | None = None  # found once, at the first candidate
-    for match in scan.finditer(_ROUTING, text, ctx.budget):
-        ctx.budget.check()
-        if labels is None:
-            labels = ROUTING_WORDS.all_in(text, ctx.budget)
-        if not labels:  # no routing word, no routing number
-            return
-        if _is_routing(text, *match.span(), labels):
-            yield match.span()
+    labels = ROUTING_WORDS.all_in(text, ctx.budget)
+    if not labels:  # no routing word, no routing number
+        return
+    spans = []
+    for pattern in (_ROUTING, _ROUTING_GROUPED):
+        for match in scan.finditer(pattern, text, ctx.budget):
+            ctx.budget.check()
+            if _is_routing(text, *match.span(), labels):
+                spans.append(match.span())
+    yield from merged(spans)
 
 
 def _other_number(run: str, digits: str) -> bool:
@@ -140,7 +170,7 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
         # Without an account word within the label windows no label can claim it.
         if not overlaps(labels, start - before, end + after) or _other_number(run, digits):
             continue
-        if len(run) == 9:
+        if len(digits) == 9:
             if routing_labels is None:
                 routing_labels = ROUTING_WORDS.all_in(text, ctx.budget)
             if _is_routing(text, start, end, routing_labels):

@@ -3,9 +3,13 @@
 What counts: 13-19 digits, written together or grouped the way cards are
 printed (4-4-4-4, 4-4-4-4-3, 4-4-4-1..3, Amex 4-6-5, Diners 4-6-4) or read
 back digit by digit ("4 5 3 9 1 4 8 8 ...", commas allowed between the
-groups of four: "4 5 3 9, 1 4 8 8, ..."), with one kind of single separator
-(space, hyphen or dot) between groups; a line break may stand in for it where
-the number wraps ("4539 1488\n0343 6467"). The digits must pass the Luhn
+groups of four: "4 5 3 9, 1 4 8 8, ..."). Between two groups any separator a
+writer uses, mixed or not: one to three spaces or tabs, a hyphen or slash
+with up to two spaces around it ("4111 - 1111", any Unicode dash is a hyphen
+by then), or a dot between two digits or spaced on both sides ("4111.1111",
+"4111 . 1111": not a full stop and a space); a line break may stand
+in for one where the number wraps ("4539 1488\n0343 6467"). The checksum is
+what makes a wide choice of separators safe: the digits must pass the Luhn
 check AND start with a real issuer prefix at a length that issuer uses:
 
 - Visa 4: 13, 16, 19; Mastercard 51-55, 2221-2720: 16; Amex 34, 37: 15;
@@ -20,9 +24,9 @@ What does not count: Maestro's broad ranges (50, 56-59, 60, 61, 63, 66-69
 outside the four-digit prefixes above) and 12-digit cards, left out because
 they match too many ordinary numbers; masked numbers ("**** 1111"); a digit
 run glued to letters or inside a longer one (tracking numbers, timestamps,
-IBANs); a run preceded by a number-bearing code ("DE89 3704 ..."); mixed
-separators ("4111 1111-1111 1111"); and anything failing Luhn or the issuer
-table.
+IBANs); a run preceded by a number-bearing code ("DE89 3704 ..."); groups
+not printed the way cards are (dates 2026-01-15, phone numbers 3-3-4, amounts
+1,249.99, times 10:30); and anything failing Luhn or the issuer table.
 """
 
 from __future__ import annotations
@@ -37,17 +41,21 @@ from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
-# A maximal run of digit groups joined by single spaces, hyphens or dots, or,
-# in a number read digit by digit, by ", " ("4 5 3 9, 1 4 8 8, ..."). Possessive,
-# so a run is never cut short to fit: a prefix is chosen below, on purpose.
-# Not after a letter, digit or decimal point, nor after a code that holds a
-# digit ("DE89 3704 ...", "A1 4111 ...": an IBAN or some reference).
+# A maximal run of digit groups joined by separators (spaces or tabs; a hyphen
+# or slash, spaced or not; a dot between digits or with spaces on both sides,
+# not a full stop and a space)
+# or, in a number read digit by digit, by ", " ("4 5 3 9, 1 4 8 8, ...").
+# Possessive, so a run is never cut short to fit: a prefix is chosen below, on
+# purpose. Not after a letter, digit or decimal point, nor after a code that
+# holds a digit ("DE89 3704 ...", "A1 4111 ...": an IBAN or some reference).
+_SEP = r"(?:[\ \t]{0,2}[\-/][\ \t]{0,2}|\.|[\ \t]{1,2}\.[\ \t]{1,2}|[\ \t]{1,3})"
 _RUN = regex.compile(
-    r"""
-    (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]|[A-Za-z]{2}[0-9]{2}(?:\ [0-9A-Za-z]{4})*\ )
+    rf"""
+    (?<![0-9A-Za-z]|[0-9][.,]|[0-9][0-9A-Za-z]*[\ \-]
+       |[A-Za-z]{{2}}[0-9]{{2}}(?:\ [0-9A-Za-z]{{4}})*\ )
     # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
     # from skipping ahead to the next digit.
-    [0-9][0-9]*+(?:(?:[\ \-.]|,\ (?=[0-9]\ [0-9](?![0-9])))[0-9]++)*+
+    [0-9][0-9]*+(?:(?:{_SEP}|,\ (?=[0-9]\ [0-9](?![0-9])))[0-9]++)*+
     """,
     regex.VERBOSE,
 )
@@ -107,8 +115,6 @@ def is_card_number(digits: str) -> bool:
 _Groups = list[tuple[int, int, str]]
 # A card has at most 19 digits, so at most 19 groups: a run's later ones are never read.
 _MOST_GROUPS = 19
-# One character between two digits: what separates two groups of a run.
-_SEPARATOR = regex.compile(r"(?<=[0-9])[^0-9](?=[0-9])")
 _CHUNK = regex.compile(r"[^,]++")
 
 
@@ -116,11 +122,6 @@ def _groups(text: str, start: int, end: int) -> _Groups:
     """The first groups of digits in ``text[start:end]``, as many as a card can have."""
     found = islice(_GROUP.finditer(text, start, end), _MOST_GROUPS)
     return [(m.start(), m.end(), m.group()) for m in found]
-
-
-def _separators(text: str, start: int, end: int) -> set[str]:
-    """The separators between the groups of ``text[start:end]``, from a digit to a digit."""
-    return set(_SEPARATOR.findall(text, start, end))
 
 
 def _spoken(text: str, start: int, end: int, budget: Budget) -> _Groups | None:
@@ -144,9 +145,6 @@ def _wrapped(text: str, groups: _Groups, end: int) -> tuple[_Groups, int]:
         if more is None:
             break
         extra = _groups(text, *more.span())
-        separators = _separators(text, groups[0][0], groups[-1][1])
-        if len(separators | _separators(text, *more.span())) > 1:
-            break
         groups, end = groups + extra, more.end()
         digit_count += sum(len(g[2]) for g in extra)
     return groups, end
@@ -173,20 +171,40 @@ def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
                 continue
             groups = spoken
         else:
-            if len(_separators(text, start, end)) > 1:
-                continue
             groups = _groups(text, start, end)
             if wraps:
                 groups, end = _wrapped(text, groups, end)
         if _GLUED_AFTER.match(text, end):
             continue
-        # The whole run, else the longest run of leading groups that is a card.
-        for count in range(min(len(groups), _MOST_GROUPS), 0, -1):
-            head = groups[:count]
-            digits = "".join(g[2] for g in head)
-            if count == 1 < len(groups) and _GLUED_AFTER.match(text, head[0][1]):
-                break  # a decimal point: "4111111111111111.50" is an amount
-            if _card_like([len(g[2]) for g in head]) and is_card_number(digits):
-                resume = head[-1][1]
-                yield start, resume
-                break
+        card_end = _leading_card(text, groups)
+        if card_end is None and "," not in match.group():
+            # "Card 2 - 4111 1111 ...": a list number joined on by another separator.
+            for i in _boundaries(text, groups):
+                card_end = _leading_card(text, groups[i:])
+                if card_end is not None:
+                    start = groups[i][0]
+                    break
+        if card_end is not None:
+            resume = card_end
+            yield start, card_end
+
+
+def _leading_card(text: str, groups: _Groups) -> int | None:
+    """The end of the whole run, else of the longest run of leading groups, that is a card."""
+    for count in range(min(len(groups), _MOST_GROUPS), 0, -1):
+        head = groups[:count]
+        digits = "".join(g[2] for g in head)
+        if count == 1 < len(groups) and _GLUED_AFTER.match(text, head[0][1]):
+            return None  # a decimal point: "4111111111111111.50" is an amount
+        if _card_like([len(g[2]) for g in head]) and is_card_number(digits):
+            return head[-1][1]
+    return None
+
+
+def _boundaries(text: str, groups: _Groups) -> Iterator[int]:
+    """Groups after which a card may start: the separator before differs from the one after
+    ("2 - 4111 1111"), so the run is two numbers side by side, not one cut anywhere."""
+    for i in range(1, min(len(groups) - 1, _MOST_GROUPS)):
+        before = text[groups[i - 1][1] : groups[i][0]]
+        if before != text[groups[i][1] : groups[i + 1][0]]:
+            yield i

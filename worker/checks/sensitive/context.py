@@ -12,7 +12,7 @@ from turncheck.worker.turn import PrivateValue
 @dataclass(frozen=True, slots=True)
 class DetectorContext:
     instructions: str = ""
-    """The agent's instructions, normalised like the text (NFKC, invisible characters removed)."""
+    """The agent's instructions, normalised like the text (``textmap.normalize``)."""
     private_values: tuple[PrivateValue, ...] = ()
     """Salted SHA-256 digests of values the customer entered privately; never the values."""
     instructions_leak_words: int = 12
@@ -26,7 +26,8 @@ class DetectorContext:
 Detector = Callable[[str, DetectorContext], Iterable[tuple[int, int]]]
 """``find(text, ctx)``: ``(start, end)`` of each finding in ``text``.
 
-``text`` is already normalised (NFKC, zero-width characters removed), so a
-detector matches ASCII digits ``[0-9]`` and never ``\\d``. Pure and
+``text`` is already normalised (``textmap.normalize``: NFKC, every dash a
+hyphen, every script's digits ASCII, zero-width and bidi controls removed), so
+a detector matches ASCII digits ``[0-9]`` and ``-`` and never ``\\d``. Pure and
 deterministic; call ``ctx.budget.check()`` inside any loop that can grow.
 """

@@ -18,10 +18,14 @@ header decodes to JSON with ``"alg"``, and PEM/PGP private key blocks
 (through the END line, or the BEGIN line and the base64 lines under it when
 END is missing).
 
-Does not count: a prefix alone or with too few characters after it (``sk-``,
-``AKIA``), placeholders without digits (``Bearer YOUR_TOKEN``) or made mostly
-of one character (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``), a URL's user
-without a password (``ssh://git@host``) or with a stand-in for one
+Does not count: the example keys AWS prints throughout its documentation
+(``AKIAIOSFODNN7EXAMPLE`` and its secret ``wJalrXUtnFEMI/K7MDENG/...EXAMPLEKEY``,
+a handful of values: an agent quoting the docs leaks nobody's key; other keys
+with ``EXAMPLE`` inside still count), a prefix alone or with too few
+characters after it (``sk-``, ``AKIA``), placeholders without digits
+(``Bearer YOUR_TOKEN``) or made mostly of one character
+(``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``), a URL's user without a password
+(``ssh://git@host``) or with a stand-in for one
 (``user:password@``, ``user:${DB_PASSWORD}@``, ``user:<pass>@``), Stripe
 publishable keys (``pk_live_``: public by design, shipped to browsers), UUIDs,
 git SHAs, hex colours, order ids, public keys and certificates, passwords in
@@ -99,6 +103,13 @@ _PASSWORD_PLACEHOLDER = regex.compile(
     regex.IGNORECASE,
 )
 
+# The example credentials AWS's documentation prints (IAM, CLI, STS, SigV4 pages).
+_DOCUMENTED_EXAMPLES = frozenset({
+    "AKIAIOSFODNN7EXAMPLE", "AKIAI44QH8DHBEXAMPLE", "ASIAIOSFODNN7EXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",
+    "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+})  # fmt: skip
+
 _PEM_BEGIN = regex.compile(
     r"-----BEGIN (?P<label>(?:RSA |EC |OPENSSH |DSA |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----"
     r"(?P<body>(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,})*)"
@@ -129,7 +140,7 @@ def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int
     for match in found:
         budget.check()
         token = match.group("token") if "token" in match.re.groupindex else match.group()
-        if not _placeholder(token):
+        if not _placeholder(token) and token not in _DOCUMENTED_EXAMPLES:
             spans.append(match.span("token") if "token" in match.re.groupindex else match.span())
     yield from merged(spans)
 

@@ -4,16 +4,17 @@ What counts: a registered country code, two check digits and that country's
 basic bank account number, exactly as long as the IBAN registry says for the
 country, passing mod-97 and the country's BBAN structure (digits where the
 registry wants digits). Printed compact (``DE89370400440532013000``) or in
-groups separated by one kind of single separator, a space or a hyphen
-(``DE89 3704 0044 0532 0130 00``, ``HU85-1177-3016-...``, any grouping); a
-line break may stand in for it where the IBAN wraps. Letters in any case. No
-label word is needed: a checksum, an exact length and a structure together
-are rare by chance.
+groups (any grouping) with any separators, mixed or not: one to three spaces
+or tabs, a hyphen, slash or dot with up to two spaces around it
+(``DE89 3704 0044 0532 0130 00``, ``HU85-1177-3016-...``,
+``FR76/3000.6000 0112``); a line break may stand in for one where the IBAN
+wraps. Letters in any case. No label word is needed: a checksum, an exact
+length and a structure together are rare by chance, and they are what makes
+a wide choice of separators safe.
 
-What does not count: other separators (dots, slashes) or a mix of spaces and
-hyphens, IBANs glued to other letters or digits, a run whose country length
-ends inside a group, and national check digits (not validated, so IBANs made
-for tests still count).
+What does not count: IBANs glued to other letters or digits, a run whose
+country length ends inside a group, and national check digits (not
+validated, so IBANs made for tests still count).
 """
 
 from __future__ import annotations
@@ -40,14 +41,14 @@ _REGISTRY = (
 _LENGTHS = {entry[:2]: int(entry[2:]) for entry in _REGISTRY.split()}
 
 # The country code and check digits, then letters and digits in groups split
-# by single spaces or hyphens, or by a line break. Groups are usually of four,
+# by separators, or by a line break. Groups are usually of four,
 # but any grouping is read: a zero-width space standing in for a space is
 # removed by normalisation and leaves "2122 3307" as "21223307". Possessive,
 # so a long run never backtracks.
 _CANDIDATE = regex.compile(
     r"""
     (?<![0-9A-Za-z])[A-Za-z]{2}[0-9]{2}
-    (?:(?:[\ \-]|\ ?\r?\n[\ \t]*+)?[0-9A-Za-z]++){1,30}+
+    (?:(?:[\ \t]{0,2}[\-/.][\ \t]{0,2}|[\ \t]{1,3}|\ ?\r?\n[\ \t]*+)?[0-9A-Za-z]++){1,30}+
     (?![0-9A-Za-z])
     """,
     regex.VERBOSE,
@@ -82,15 +83,13 @@ def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
             continue
         # The IBAN ends where a group ends with exactly the country's length;
         # overshooting inside a group means the run is something else.
-        compact, end, separators = "", start, set()
+        compact, end = "", start
         for group in _GROUP.finditer(text, start, match.end()):
-            if compact and text[end] in " -":  # a line break is no separator
-                separators.add(text[end])
             compact += group.group()
             end = group.end()
             if len(compact) >= length:
                 break
-        if len(compact) != length or len(separators) > 1:
+        if len(compact) != length:
             continue
         if _valid(compact.upper()):
             yield start, end

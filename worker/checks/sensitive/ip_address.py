@@ -11,6 +11,14 @@ version, build and section numbers (``v1.2.3.4``, ``version 1.2.3.4``,
 ``section 1.2.3.4``), times and timestamps (``10:30:00``), MAC addresses and
 other colon-separated hex that is not a valid IPv6, a bare ``::``, and
 addresses glued to letters (``std::vector``, ``build12.0.0.1``).
+
+A dotted quad is a version when the word closest to it in its sentence names
+one: before it (``the app version is 10.2.0.1``, ``updated the app to
+10.2.0.1``), or, with no label before, after it (``10.2.0.1 is the latest
+release``). A network word closer to it (``server``, ``IP``, ``connect``,
+``gateway``, ...) makes it an address again: ``after the update, connect to
+10.0.0.1``. Right after an app or platform name it is a version too
+(``the iOS app 10.2.0.1``, ``Android 10.2.0.1``).
 """
 
 from __future__ import annotations
@@ -38,12 +46,37 @@ _IPV6 = regex.compile(
     """,
     regex.VERBOSE,
 )
-# "version 1.2.3.4", "firmware 10.2.0.1": numbers named as releases or sections.
+# "version 1.2.3.4", "firmware 10.2.0.1", "iOS app 10.2.0.1": numbers named as releases
+# or sections, right after the word.
 _VERSION_WORD = regex.compile(
     r"(?<!\p{L})(?:version|versions|ver|release|build|firmware|update|upgrade|patch|"
-    r"section|step|chapter|clause|rule|item|v)\.?[\s:#]{0,3}$",
+    r"section|step|chapter|clause|rule|item|v|app|ios|ipados|android|macos|plugin|extension)"
+    r"\.?[\s:#]{0,3}$",
     regex.IGNORECASE,
 )
+
+# Words that name what a dotted quad in their sentence is: a release, or a network address.
+_LABELS = regex.compile(
+    r"(?<!\p{L})(?:(?P<version>versions?|ver|v|releases?|released|builds?|firmware|updates?|"
+    r"updated|upgrades?|upgraded|patch(?:ed|es)?|sdk|changelog|hotfix|"
+    # The same words in the languages whose digits normalisation reads.
+    r"versión|versão|versione|versie|wersja|sürüm|версия|версии|релиз|"
+    r"(?:ال)?إصدار|(?:ال)?نسخة|نسخه|संस्करण|সংস্করণ|เวอร์ชัน|รุ่น)"
+    r"|(?P<address>ip|ips|ipv4|address|addresses|addr|host|hosts|hostname|server|servers|"
+    r"gateway|dns|subnet|router|ping|connect|connects|connected|connection|network|firewall|"
+    r"proxy|vpn|whitelist|allowlist|blocklist|login|logged|endpoint|node|listen|listens|"
+    r"bind|nat|cidr|lan|wan|wifi|origin))(?!\p{L})",
+    regex.IGNORECASE,
+)
+# Where a sentence or line ends: labels beyond it are about something else.
+_SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)|\n")
+# Another number: a label on its far side is that number's ("version 10.2.0.1 ... from
+# 203.0.113.9": the version is the first one's).
+_NUMBER = regex.compile(r"[0-9]+(?:[.:][0-9]+)*")
+_LAST_NUMBER = regex.compile(r"[0-9]+(?:[.:][0-9]+)*", regex.REVERSE)
+_CONNECTIVE = regex.compile(r"\s*(?:to|and|or|through|vs\.?|-+>?|→)\s*", regex.IGNORECASE)
+_LABEL_BEFORE_CHARS = 48
+_LABEL_AFTER_CHARS = 32
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -70,10 +103,36 @@ def _ipv4(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
     for match in scan.finditer(_IPV4, text, budget):
         if _VERSION_WORD.search(text, max(0, match.start() - 16), match.start()):
             continue
+        if _named_a_version(text, match.start(), match.end()):
+            continue
         try:
             yield match.start(), match.end(), ipaddress.IPv4Address(match.group())
         except ipaddress.AddressValueError:
             continue
+
+
+def _named_a_version(text: str, start: int, end: int) -> bool:
+    """Whether the label closest to ``text[start:end]`` in its sentence, with no other
+    number between them, names a release."""
+    lo = max(0, start - _LABEL_BEFORE_CHARS)
+    ends = list(_SENTENCE_END.finditer(text, lo, start))
+    if ends:
+        lo = ends[-1].end()
+    previous = _LAST_NUMBER.search(text, lo, start)
+    if previous is not None:
+        if _CONNECTIVE.fullmatch(text, previous.end(), start) and "." in previous.group():
+            # "upgraded from 10.2.0.0 to 10.2.0.1": the second is what the first is.
+            return _named_a_version(text, previous.start(), previous.end())
+        lo = previous.end()
+    labels = list(_LABELS.finditer(text, lo, start))
+    if labels:
+        return labels[-1].lastgroup == "version"
+    hi = min(len(text), end + _LABEL_AFTER_CHARS)
+    for stop in (_SENTENCE_END.search(text, end, hi), _NUMBER.search(text, end, hi)):
+        if stop is not None:
+            hi = min(hi, stop.start())
+    label = _LABELS.search(text, end, hi)
+    return label is not None and label.lastgroup == "version"
 
 
 def _ipv6(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:

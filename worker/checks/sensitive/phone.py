@@ -14,7 +14,9 @@ Counts:
   ``01 42 68 53 00``, ``03-1234-5678``, ``(020) 7946 0958``): 10 or 11 digits
   split by one kind of separator, valid in one of a few trunk-0 regions
   (``_NATIONAL_REGIONS``) *and* grouped the way that region writes its numbers,
-  so ``0123 4567 89`` is an id and ``03-12-2026`` a date;
+  so ``0123 4567 89`` is an id and ``03-12-2026`` a date; 9 digits in the
+  regions that write numbers in their own script (Bangkok's ``02 123 4567``,
+  in Thai digits or ASCII ones);
 - toll-free vanity numbers with three capitals or more (``1-800-FLOWERS``,
   ``1 (888) GOT-JUNK``);
 - a bare run of 10 digits (or 11 starting with 1) only when a phone word
@@ -76,12 +78,18 @@ _NATIONAL = regex.compile(
     {_AFTER}""",
     regex.VERBOSE,
 )
-_NATIONAL_DIGITS = (10, 11)
-# Regions whose national numbers carry a trunk 0, most written first.
+# Regions whose national numbers carry a trunk 0, most written first; then those that
+# write numbers in their own digits (Thai, Arabic-Indic, Persian, Bengali, Devanagari),
+# which normalisation reads as ASCII ones: a number in them is most likely national.
+_SCRIPT_REGIONS = ("TH", "EG", "SA", "AE", "IR", "BD", "PK", "NP")
 _NATIONAL_REGIONS = (
     "GB", "FR", "DE", "JP", "AU", "IT", "NL", "IE", "BE", "CH", "AT", "SE", "NZ", "KR",
-    "CN", "IN", "ZA", "TR",
+    "CN", "IN", "ZA", "TR", *_SCRIPT_REGIONS,
 )  # fmt: skip
+_NATIONAL_DIGITS = (9, 10, 11)
+# Nine digits are national only where those regions write them so (Bangkok's "02 123
+# 4567"): in Europe's formats too many nine-digit ids would read as phone numbers.
+_NINE_DIGIT_REGIONS = _SCRIPT_REGIONS
 # A toll-free vanity number: ``1-800-FLOWERS``, ``1 (888) GOT-JUNK``; three letters or more.
 _VANITY = re.compile(
     r"(?<![A-Za-z0-9_#+$\-])(?:1[ .\-]?)?"
@@ -130,12 +138,12 @@ def _possible(candidate: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _national(candidate: str) -> bool:
+def _national(candidate: str, regions: tuple[str, ...] = _NATIONAL_REGIONS) -> bool:
     """Whether ``candidate`` is a valid number of a trunk-0 region written in that region's
     own grouping (``020 7946 0958`` in GB, ``01 42 68 53 00`` in France). Groups that no
     region writes, like ``0123 4567 89``, are ids."""
     groups = [len(group) for group in _GROUP.findall(candidate)]
-    for region in _NATIONAL_REGIONS:
+    for region in regions:
         try:
             number = phonenumbers.parse(candidate, region)
         except phonenumbers.NumberParseException:
@@ -205,7 +213,12 @@ def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tup
             end = start + text.rfind(match.group("sep") or " ", start, end) - start
         candidate = text[start:end]
         digits = sum("0" <= ch <= "9" for ch in candidate)
-        if digits in _NATIONAL_DIGITS and _label(text, start) != "id" and _national(candidate):
+        regions = _NINE_DIGIT_REGIONS if digits == 9 else _NATIONAL_REGIONS
+        if (
+            digits in _NATIONAL_DIGITS
+            and _label(text, start) != "id"
+            and _national(candidate, regions)
+        ):
             yield start, end
 
 

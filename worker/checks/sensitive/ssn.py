@@ -1,8 +1,10 @@
 """``ssn``: US Social Security numbers.
 
-What counts: ``234-56-7891``, ``234 56 7891`` or ``234.56.7891`` (one kind of
-separator, used twice) anywhere; a bare ``234567891`` only when an SSN word
-("SSN", "social security", "SS#", ...) is near it. The number must be one the
+What counts: ``234-56-7891``, ``234 56 7891``, ``234.56.7891`` or
+``234 - 56 - 7891`` (one kind of separator, used twice; any Unicode dash, an
+em dash too, is a hyphen by the time the detector reads the text) anywhere;
+a bare ``234567891`` only when an SSN word ("SSN", "social security", "SS#",
+...) is near it. The number must be one the
 SSA could issue: area not 000, 666 or 900-999 (9xx are ITINs and the
 advertising range 987-65-432x), group not 00, serial not 0000, and not one of
 the numbers famous from wallet inserts, ads and forms (078-05-1120,
@@ -26,23 +28,20 @@ from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
-# Escaped: it goes inside character classes, where a bare "-" makes a range.
-_DASH = "\\-\u2010\u2011\u2012\u2013"
-
 # Not inside a longer number or code: no letter or digit glued on either side,
-# and no "digit + separator" continuing it ("1-123-45-6789", "123-45-6789-0").
-# A "+" glued before it means a phone number.
+# and no "digit + separator" continuing it ("1-123-45-6789", "123-45-6789-0",
+# "1 - 123 - 45 - 6789"). A "+" glued before it means a phone number.
 _SSN = regex.compile(
-    rf"""
-    (?<![0-9A-Za-z+]|[0-9][.,/:{_DASH} ])
+    r"""
+    (?<![0-9A-Za-z+]|[0-9][.,/:\-\ ]|[0-9]\ ?-\ )
     # The area first, outside the alternation: a pattern that starts with a
     # plain character class lets the engine skip to the next digit.
-    (?P<area>[0-9]{{3}})
+    (?P<area>[0-9]{3})
     (?:
-        (?P<sep>[{_DASH} .])(?P<group>[0-9]{{2}})(?P=sep)(?P<serial>[0-9]{{4}})
-      | (?P<bgroup>[0-9]{{2}})(?P<bserial>[0-9]{{4}})
+        (?P<sep>\ ?-\ ?|[.\ ])(?P<group>[0-9]{2})(?P=sep)(?P<serial>[0-9]{4})
+      | (?P<bgroup>[0-9]{2})(?P<bserial>[0-9]{4})
     )
-    (?![0-9A-Za-z]|[.,/:{_DASH} ][0-9])
+    (?![0-9A-Za-z]|[.,/:\-\ ][0-9]|\ ?-\ [0-9])
     """,
     regex.VERBOSE,
 )
