@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from tests.checks.gates.checksets import AGENT, compiled
 from tests.checks.gates.texts import bench_module, corpus_rows, disguise
@@ -81,8 +82,10 @@ def corpus_turns() -> Iterator[tuple[str, tuple[str, ...], Turn]]:
             yield row["id"], domains, _text_turn(row["id"], row["text"], row)
             yield row["id"] + "~", domains, _text_turn(row["id"], disguise(row["text"], rng), row)
         elif isinstance(row.get("turn"), dict):
-            yield row["id"], domains, _turn(row["id"], **row["turn"])
             fields = dict(row["turn"])
+            if "private_values" in fields:  # the disguised corpus gives them as plain values
+                fields["private_values"] = _digests(fields["private_values"], row["id"])
+            yield row["id"], domains, _turn(row["id"], **fields)
             fields["output"] = {**fields["output"], "text": disguise(fields["output"]["text"], rng)}
             yield row["id"] + "~", domains, _turn(row["id"], **fields)
 
@@ -94,13 +97,13 @@ def bench_turns() -> Iterator[tuple[str, tuple[str, ...], Turn]]:
     for i in range(BENCH_TURNS):
         clean = i % 2 == 1
         turn = decode_turn(rules.make_turn(rng, i, clean=clean))
-        turn = turn.model_copy(update={"agent": turn.agent.model_copy(update={"id": AGENT})})
+        turn = replace(turn, agent=replace(turn.agent, id=AGENT))
         yield turn.turn_id, (), turn
         answer = disguise(turn.output.text, mutate)
         yield (
             turn.turn_id + "~",
             (),
-            turn.model_copy(update={"output": turn.output.model_copy(update={"text": answer})}),
+            replace(turn, output=replace(turn.output, text=answer)),
         )
 
 
