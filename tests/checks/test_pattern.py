@@ -139,3 +139,26 @@ def test_when_the_turn_budget_runs_out_first_the_result_says_so(tmp_path: Path) 
     [result] = evaluate(make_turn(output="1" * 1_000_000), checks, budget_ms=20)
     assert result.verdict is Verdict.ERRORED
     assert result.reason == "The turn's time budget for rule checks was spent."
+
+
+def test_a_pattern_spelling_out_an_en_dash_still_matches_the_text_as_written(
+    tmp_path: Path,
+) -> None:
+    """Normalising reads U+2013 as '-', yet a pattern naming U+2013 itself keeps matching."""
+    text = "Plan A\u2013Z renews today."
+    result = run_one(
+        tmp_path, "  - {name: plans, kind: pattern, pattern: 'A\u2013Z'}\n", output=text
+    )
+    assert result.verdict is Verdict.FAILED
+    [span] = result.spans
+    assert text[span.start : span.end] == "A\u2013Z"
+
+
+def test_a_disguised_dash_cannot_hide_a_match_of_an_ascii_pattern(tmp_path: Path) -> None:
+    """A non-breaking hyphen reads as '-': one finding, pointing at the stored characters."""
+    text = "Ticket TCK\u2011004211 is open."
+    result = run_one(
+        tmp_path, "  - {name: tickets, kind: pattern, pattern: 'TCK-[0-9]{6}'}\n", output=text
+    )
+    [span] = result.spans
+    assert text[span.start : span.end] == "TCK\u2011004211"

@@ -1,9 +1,11 @@
 """``pattern``: a regular expression that must not match.
 
-The pattern reads the text normalised (NFKC, invisible characters removed), so
-full-width digits and zero-width spaces cannot hide a match; spans point into
-the text as stored. A match may be narrowed by context keywords (whole words within a window of
-characters around it) and by the card checksum. The pattern runs under a time
+The pattern reads the text normalised (NFKC, dashes as '-', every script's digits
+as ASCII, invisible characters removed), so such characters cannot hide a match,
+and the text as written too, so a pattern that spells out an en dash still
+matches it; spans point into the text as stored. A match may be narrowed by
+context keywords (whole words within a window of characters around it) and by
+the card checksum. The pattern runs under a time
 limit, its own ``timeout_ms`` or what is left of the turn's budget if that is
 less, checked between matches too: a pattern that runs away, or matches a
 million times, leaves the result ``errored``, never a hung worker.
@@ -21,7 +23,7 @@ from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.gates import Gates
 from turncheck.worker.checks.gates.literals import pattern_gate
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
-from turncheck.worker.checks.textmap import normalize
+from turncheck.worker.checks.textmap import MappedText, normalize
 from turncheck.worker.checks.texts import stage_texts
 from turncheck.worker.turn import Turn
 
@@ -88,14 +90,21 @@ def compile_check(definition: PatternCheck) -> Callable[[Turn, Budget], Outcome]
             for field, stored in stage_texts(turn, stage, with_rounds=True):
                 budget.check()
                 mapped = normalize(stored, budget)
-                text = mapped.text
-                if not gates.open(text):
-                    continue  # a literal every match holds is not in the text
-                limit = limit or budget.capped_ms(definition.timeout_ms)
-                for match in scan.finditer(pattern, text, limit, runaway=True):
-                    if match.end() > match.start() and counts(text, match):
-                        start, end = mapped.span(match.start(), match.end())
-                        spans.append(Span(field, start, end, "pattern"))
+                readings = [mapped]
+                if mapped.text != stored:
+                    # A pattern that spells out a character normalising rewrites (an en
+                    # dash, an Arabic digit) still matches the text as written.
+                    readings.append(MappedText(stored))
+                found: set[tuple[int, int]] = set()
+                for reading in readings:
+                    text = reading.text
+                    if not gates.open(text):
+                        continue  # a literal every match holds is not in the text
+                    limit = limit or budget.capped_ms(definition.timeout_ms)
+                    for match in scan.finditer(pattern, text, limit, runaway=True):
+                        if match.end() > match.start() and counts(text, match):
+                            found.add(reading.span(match.start(), match.end()))
+                spans.extend(Span(field, start, end, "pattern") for start, end in sorted(found))
         except BudgetSpent:
             if budget.remaining_s() <= 0:
                 raise
