@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from alembic import command
-from sqlalchemy import JSON, Column, Float, Integer, MetaData, String, Table, Text, func, select
+from sqlalchemy import func, select
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.throughput import make_turns  # noqa: E402
 from tests.conftest import scratch_database  # noqa: E402
+from tests.store.test_migration_0007 import sa_table_0006  # noqa: E402
 from turncheck.worker.checks import Verdict, load_checks  # noqa: E402
 from turncheck.worker.decode import decode_turn  # noqa: E402
 from turncheck.worker.evaluate import evaluate  # noqa: E402
@@ -47,7 +48,6 @@ from turncheck.worker.store.rows import (  # noqa: E402
     turn_columns,
 )
 from turncheck.worker.store.tables import (  # noqa: E402
-    UTCDateTime,
     check_results,
     outbox,
     pass_rate_rollups,
@@ -59,31 +59,7 @@ CHUNK_ROWS = 250
 KEY = ("turn_id", "check_name", "check_version")
 
 # check_results as migration 0006 left it: what the former writer wrote, a row per result.
-OLD_RESULTS = Table(
-    "check_results",
-    MetaData(),
-    Column("id", Integer, primary_key=True),
-    *(
-        Column(name, String)
-        for name in (
-            *KEY,
-            "check_kind",
-            "stage",
-            "mode",
-            "verdict",
-            "thread_id",
-            "person_id",
-            "agent_id",
-            "agent_version",
-        )
-    ),
-    Column("score", Float),
-    Column("reason", Text),
-    Column("spans", JSON),
-    Column("usage", JSON),
-    Column("answers", JSON),
-    *(Column(name, UTCDateTime) for name in ("turn_created_at", "checked_at", "expires_at")),
-)
+OLD_RESULTS = sa_table_0006()
 
 
 class RowPerResultWriter:
