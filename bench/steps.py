@@ -28,9 +28,8 @@ from typing import Any
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.throughput import make_turns, produce  # noqa: E402
+from bench.throughput import make_turns, produce, wait_committed  # noqa: E402
 from tests.conftest import fresh_store, scratch_database  # noqa: E402
-from tests.kafka.test_delivery import committed_offsets  # noqa: E402
 from turncheck.worker import pipeline  # noqa: E402
 from turncheck.worker.app import build_worker  # noqa: E402
 from turncheck.worker.settings import Settings  # noqa: E402
@@ -94,8 +93,7 @@ async def main(count: int) -> None:
         spent.clear()
         started, cpu_started = time.perf_counter(), time.process_time()
         async with app:
-            while await committed_offsets(bootstrap, settings.group_id, topic) < count:
-                await asyncio.sleep(0.05)
+            await wait_committed(bootstrap, settings.group_id, topic, count)
             wall = time.perf_counter() - started
             cpu = time.process_time() - cpu_started
     inside = {name: spent[name] for name in ("decode", "checks", "store", "commit")}
