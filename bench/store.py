@@ -2,8 +2,8 @@
 passed results kept as one row per turn (now), in one run.
 
 Checks TURNS generated turns (those of ``throughput.py``) with the example checks once,
-then stores them in batches of 500 (the worker's ``batch_max_records``), one batch per
-transaction as the worker does, into two databases of their own on the server of
+then stores them in batches of 500 (the worker's are up to ``batch_max_records``, 2000),
+one batch per transaction as the worker does, into two databases of their own on the server of
 ``TURNCHECK_TEST_DATABASE_URL``: one migrated to 0006 and written by the former writer
 (kept here only), one at head written by ``ResultWriter``. Each is timed best of ROUNDS
 (fresh turn ids every round); the ratio is the figure that survives a noisy machine.

@@ -2,6 +2,7 @@
 SQLite and PostgreSQL: a turn's results, pages, alert windows, erasure and purge."""
 
 import asyncio
+import json
 from datetime import timedelta
 
 from sqlalchemy import func, select
@@ -14,6 +15,7 @@ from turncheck.worker.purge import Purger
 from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
 from turncheck.worker.store import Store
 from turncheck.worker.store.pages import ResultFilter, ResultPages
+from turncheck.worker.store.passed import decode, encode, entries_of
 from turncheck.worker.store.tables import check_results, passed_results
 
 RETENTION = timedelta(days=30)
@@ -197,3 +199,19 @@ async def test_checks_whose_names_differ_only_in_case_are_read_apart(store: Stor
     assert window.passed == 1
     page, _ = await ResultPages(store.database).page("cards", ResultFilter(["passed"]), limit=10)
     assert [r.turn_id for r in page] == ["t-1", "t-0"]
+
+
+def test_compact_entries_are_written_as_one_json_list_and_read_back() -> None:
+    """Entries made once and joined read back exactly, and keep the text readers of one
+    check search for (names with quotes, backslashes and non-ASCII letters included)."""
+    names = ["plain", 'say "hi"', "back\\slash", "naïve ünïcode", "plain"]
+    entries = [(check(name, f"v{i}"), i) for i, name in enumerate(names)]
+    text = encode(entries)
+    assert json.loads(text) == [
+        [c.name, c.version, c.kind, c.stage, c.mode, position] for c, position in entries
+    ]
+    assert text == json.dumps(json.loads(text), separators=(",", ":"))
+    assert decode(text) == entries
+    assert entries_of(text, "plain") == [entries[0], entries[4]]
+    assert entries_of(text, "naïve ünïcode") == [entries[3]]
+    assert encode([]) == "[]"
