@@ -161,14 +161,19 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
         digits = run.replace(" ", "").replace("-", "")
         if not 4 <= len(digits) <= 17:
             continue
+        # Short numbers are mostly something else: only a label right before counts.
+        before, after = (30, 0) if len(digits) < 8 else (60, 40)
+        # ``label_is`` takes only a keyword wholly inside the windows, and every keyword
+        # holds a needle: most numbers (years, amounts' neighbours) have none near them,
+        # and the keywords of the whole text are never looked for.
+        if _other_number(run, digits) or not _needle_near(text, start - before, end + after):
+            continue
         if labels is None:
             labels = ACCOUNT_WORDS.all_in(text, ctx.budget)
         if not labels:  # no account word, no account number
             return
-        # Short numbers are mostly something else: only a label right before counts.
-        before, after = (30, 0) if len(digits) < 8 else (60, 40)
         # Without an account word within the label windows no label can claim it.
-        if not overlaps(labels, start - before, end + after) or _other_number(run, digits):
+        if not overlaps(labels, start - before, end + after):
             continue
         if len(digits) == 9:
             if routing_labels is None:
@@ -177,3 +182,10 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
                 continue
         if label_is(text, start, end, ACCOUNT_WORDS, OTHER_WORDS, before, after):
             yield start, end
+
+
+def _needle_near(text: str, lo: int, hi: int) -> bool:
+    """Whether ``text[lo:hi]`` holds, case-folded as ``Keywords.all_in`` reads it, a needle
+    of an account word: every account word wholly inside it does."""
+    window = text[max(lo, 0) : hi].casefold().replace("\u0307", "")
+    return any(needle in window for needle in ACCOUNT_WORDS.needles)
