@@ -59,6 +59,7 @@ _ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
 # A maximal run of digit groups: a routing number when its digits are nine.
 _ROUTING_GROUPED = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:{_GROUP_SEP}[0-9]++)++{_AFTER}")
 _NON_DIGIT = regex.compile(r"[^0-9]++")
+_GROUP_SPLIT = regex.compile(r"[ \-]")
 # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
 # from skipping ahead to the next digit, which makes the scan ten times slower.
 _ACCOUNT = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:([\ \-])[0-9]++(?:\1[0-9]++)*+)?+{_AFTER}")
@@ -139,7 +140,7 @@ def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
 
 
 def _other_number(run: str, digits: str) -> bool:
-    sizes = tuple(len(g) for g in regex.split(r"[ \-]", run))
+    sizes = tuple(len(g) for g in _GROUP_SPLIT.split(run))
     if len(sizes) > 1 and (sizes in _OTHER_SHAPES or min(sizes) < 2):
         return True
     if len(digits) == 4 and digits[:2] in ("19", "20"):
@@ -164,9 +165,9 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
         # Short numbers are mostly something else: only a label right before counts.
         before, after = (30, 0) if len(digits) < 8 else (60, 40)
         # ``label_is`` takes only a keyword wholly inside the windows, and every keyword
-        # holds a needle: most numbers (years, amounts' neighbours) have none near them,
-        # and the keywords of the whole text are never looked for.
-        if _other_number(run, digits) or not _needle_near(text, start - before, end + after):
+        # holds a needle: most numbers have none near them, and then the keywords of the
+        # whole text are never looked for.
+        if not _needle_near(text, start - before, end + after) or _other_number(run, digits):
             continue
         if labels is None:
             labels = ACCOUNT_WORDS.all_in(text, ctx.budget)
