@@ -3,9 +3,9 @@
 Every copy ``copies.find`` reports grows from an anchor: ``a`` consecutive words
 of the text (``source.anchor_words``) equal to ``a`` consecutive words of the
 instructions. Words are maximal runs of letters and digits, case-folded, so
-when a text holds the anchor ``w1 w2 w3`` and its words are ASCII, the text
-case-folded with every character but ASCII letters and digits deleted (two
-C-speed passes) holds ``w1w2w3``. One Hyperscan scan for every anchor's
+when a text holds an anchor ``w1 w2 w3`` of ASCII words, the text case-folded
+with every character but ASCII letters and digits deleted (two C-speed
+passes) holds ``w1w2w3``: what stands between two words goes, they stay. One Hyperscan scan for every anchor's
 concatenation then answers most texts at once: a text without any cannot
 hold a copy. An anchor with a word of other letters than ASCII ones has no
 such view: while the instructions have one, only a text of ASCII characters
@@ -48,7 +48,8 @@ _INDEXED_CHARS = 32_768
 # Databases kept, for as many instructions as ``instructions_leak`` keeps indexed.
 _KEPT = 64
 
-_seen: dict[tuple[str, int], int] = {}
+# Sightings by the instructions' hash: a collision only builds a database sooner.
+_seen: dict[tuple[int, int], int] = {}
 _gates: dict[tuple[str, int], _Gate] = {}
 _lock = threading.Lock()
 
@@ -64,7 +65,8 @@ def may_copy(text: str, instructions: str, n: int, source: copies.Source) -> boo
         with _lock:
             if len(_seen) >= _COUNTED:
                 _seen.clear()
-            sightings = _seen[key] = _seen.get(key, 0) + 1
+            seen = (hash(instructions), n)
+            sightings = _seen[seen] = _seen.get(seen, 0) + 1
         if sightings < _SIGHTINGS:
             return True
         gate = _built(source)
