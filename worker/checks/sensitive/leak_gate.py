@@ -5,11 +5,12 @@ of the text (``source.anchor_words``) equal to ``a`` consecutive words of the
 instructions. Words are maximal runs of letters and digits, case-folded, so
 when a text holds an anchor ``w1 w2 w3`` of ASCII words, the text case-folded
 with every character but ASCII letters and digits deleted (two C-speed
-passes) holds ``w1w2w3``: what stands between two words goes, they stay. One Hyperscan scan for every anchor's
-concatenation then answers most texts at once: a text without any cannot
-hold a copy. An anchor with a word of other letters than ASCII ones has no
-such view: while the instructions have one, only a text of ASCII characters
-(whose words can never be that word) is gated.
+passes) holds ``w1w2w3``: what stands between two words goes, they stay.
+One Hyperscan scan for every anchor's concatenation then answers most texts
+at once: a text without any cannot hold a copy. An anchor with a word of
+other letters than ASCII ones has no such view: while the instructions have
+one, only a text of ASCII characters (whose words can never be that word) is
+gated.
 
 Loose, as a gate is: the concatenation also matches across word boundaries
 other than the anchor's. The database costs about a millisecond to build, so
