@@ -61,9 +61,11 @@ _ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
 _ROUTING_GROUPED = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:{_GROUP_SEP}[0-9]++)++{_AFTER}")
 _NON_DIGIT = regex.compile(r"[^0-9]++")
 _GROUP_SPLIT = regex.compile(r"[ \-]")
-_DIGIT = re.compile("[0-9]")
-# How far from an account word's needle a digit of a number it labels can be: the label
-# windows (60 characters before the number, 40 after) and a needle's length, rounded up.
+# The first four digits of every number ``_ACCOUNT`` finds.
+_FOUR_DIGITS = re.compile("[0-9](?:[ -]?[0-9]){3}")
+# How far from an account word's needle the start of a number it labels can be: the
+# label windows (60 characters before the number, 40 after), a needle's length and the
+# longest number (17 digits, 16 separators), rounded up.
 _NEEDLE_REACH = 80
 # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
 # from skipping ahead to the next digit, which makes the scan ten times slower.
@@ -157,7 +159,7 @@ def _other_number(run: str, digits: str) -> bool:
 
 def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of bank account numbers labelled as such; see the module docstring."""
-    if text.isascii() and not _digit_near_needle(text):
+    if text.isascii() and not _number_near_needle(text):
         return
     # Keyword spans are found once, at the first candidate that needs them.
     labels: list[tuple[int, int]] | None = None
@@ -199,16 +201,16 @@ def _needle_near(text: str, lo: int, hi: int) -> bool:
     return any(needle in window for needle in ACCOUNT_WORDS.needles)
 
 
-def _digit_near_needle(text: str) -> bool:
-    """Whether an ASCII ``text`` has a digit near a needle of an account word: a number
-    that a label counts for has its first or last digit within the label's windows, as
-    the number (digits and separators) cannot hold the needle's letters."""
+def _number_near_needle(text: str) -> bool:
+    """Whether an ASCII ``text`` has the start of a number near a needle of an account
+    word: a number that a label counts for starts within reach of the label's windows,
+    as the number (digits and separators) cannot hold the needle's letters."""
     lowered = text.lower()  # ASCII: the case folding of ``Keywords.all_in``, offsets kept
     for needle in ACCOUNT_WORDS.needles:
         at = lowered.find(needle)
         while at >= 0:
             lo, hi = at - _NEEDLE_REACH, at + len(needle) + _NEEDLE_REACH
-            if _DIGIT.search(text, max(lo, 0), hi) is not None:
+            if _FOUR_DIGITS.search(text, max(lo, 0), hi) is not None:
                 return True
             at = lowered.find(needle, at + 1)
     return False
