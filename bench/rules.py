@@ -10,9 +10,10 @@ messages, history, JSON tool results and knowledge:
   2. Presidio's ``AnalyzerEngine`` on each answer: rule-based recognizers only, a blank
      spaCy pipeline (no model, no NER), no URL recognizer, nothing fetched;
   3. ``json.dumps(json.loads(raw))`` of each turn: what any Python worker pays per turn.
-Each call is timed alone with ``perf_counter_ns``, after 200 warm-up calls not counted; the
-four take turns item by item in a shuffled order, so a busy moment of a shared machine
-falls on all of them, and none always finds the item's data warm from the one before.
+Each call is timed alone with ``perf_counter_ns``, after 200 warm-up calls not counted and
+the heap frozen as the worker freezes it (``parts.freeze_heap``); the four take turns item
+by item in a shuffled order, so a busy moment of a shared machine falls on all of them, and
+none always finds the item's data warm from the one before.
 
 On a noisy machine read the ratios, not the absolute figures. The goals are issue 10's:
 turncheck / Presidio throughput >= 20x on the same answers, p99 < 2 ms per turn, and on
@@ -45,6 +46,7 @@ from turncheck.worker.checks.budget import Budget  # noqa: E402
 from turncheck.worker.checks.definitions import COMPILERS  # noqa: E402
 from turncheck.worker.decode import decode_turn  # noqa: E402
 from turncheck.worker.evaluate import evaluate  # noqa: E402
+from turncheck.worker.parts import freeze_heap  # noqa: E402
 from turncheck.worker.turn import Turn  # noqa: E402
 
 CHECKS = ROOT / "bench" / "rules_checks.yaml"
@@ -227,6 +229,9 @@ def timed_together(
     for i in range(WARMUP):
         for call in calls.values():
             call(i)
+    # As the worker does once its checks are warm (``freeze_heap``): a full collection
+    # then no longer walks what was loaded at start, here the turns held for the run.
+    freeze_heap()
     order = list(calls)
     shuffle = random.Random(7).shuffle
     out: dict[str, tuple[list[int], list[Any]]] = {name: ([], []) for name in order}

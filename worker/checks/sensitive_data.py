@@ -34,6 +34,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
     gates = Gates({name: every_gate.get(name, ()) for name, _ in detectors})
 
     reads_instructions = "instructions_leak" in definition.detectors
+    gated = gates.engine == "hyperscan"  # the leak gate runs on Hyperscan alone
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         instructions = turn.instructions if reads_instructions else None
@@ -44,6 +45,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
             knowledge=tuple(p.content for p in turn.knowledge) if reads_instructions else (),
             internal_domains=internal_domains,
             budget=budget,
+            gated=gated,
         )
         spans: list[Span] = []
         for field, text in stage_texts(turn, stage, with_rounds=True):

@@ -108,7 +108,8 @@ def test_a_pattern_gate_is_a_literal_every_match_holds(
 @pytest.mark.parametrize(
     "pattern",
     [
-        r"[0-9]{3}[ .][0-9]{4}",  # no literal at all
+        r"[0-9a-f]{3}[ .][0-9]{4}",  # no literal, and letters among the digits
+        r"[0-9]{3}.[0-9]{4}",  # any character between the digits
         r"(?:acme){e<=1}",  # fuzzy: the regex module reads braces re does not
         r"\p{Lu}+corp",  # regex-only syntax
         r"(?V1)[[a-z]--[aeiou]]+corp",
@@ -118,6 +119,27 @@ def test_a_pattern_gate_is_a_literal_every_match_holds(
 def test_a_pattern_without_a_sure_literal_always_runs(pattern: str) -> None:
     """Where the literals cannot be read for sure, the pattern has no gate."""
     assert pattern_gate(pattern, False, False) == ()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "digits"),
+    [
+        (r"[0-9]{3}[ .][0-9]{4}", 7),
+        (r"(?<![0-9])(?:\+1[ .-]?)?(?:\([2-79][0-9]{2}\) ?|[2-79][0-9]{2}[ .-])[0-9]{3}", 6),
+        (r"(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])", 13),
+        (r"\d{2}\s*\d{2}", 4),
+    ],
+)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_pattern_of_digits_and_punctuation_needs_its_digits_in_a_run(
+    pattern: str, digits: int, engine: str
+) -> None:
+    """A pattern that matches nothing but digits, punctuation and spaces opens only on a
+    text with as many digits in a row, whatever separates them."""
+    gates = Gates({"p": pattern_gate(pattern, False, False)}, engine)
+    run = "1" * digits
+    assert gates.open(f"call {'-'.join(run)} now") == {"p"}
+    assert gates.open(f"call {run[:-1]} now, in 5 days") == frozenset()
 
 
 @pytest.mark.parametrize("engine", ENGINES)

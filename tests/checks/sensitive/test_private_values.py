@@ -161,3 +161,18 @@ def test_a_megabyte_of_words_stops_when_the_budget_is_spent() -> None:
     ctx = DetectorContext(private_values=(private("x1"),), budget=Budget.of_ms(20))
     with pytest.raises(BudgetSpent):
         list(find_private_values("gate code 1234 " * 70_000, ctx))
+
+
+@pytest.mark.parametrize("few_hits", [0, 8])
+def test_many_values_in_one_text_are_all_found(
+    few_hits: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten values, each written twice and one of them grouped otherwise: every copy is
+    found, whether the words that start them are looked up per hit or per word."""
+    from turncheck.worker.checks.sensitive import private_values
+
+    monkeypatch.setattr(private_values, "_FEW_HITS", few_hits)
+    values = [f"PIN {1000 + 7 * i}" for i in range(10)]
+    text = " ".join(f"({v}) and «{v}»;" for v in values) + " card 4111-1111 1111-1111"
+    got = found(text, *map(private, values), private("4111111111111111"))
+    assert got == [c for v in values for c in (v, v)] + ["4111-1111 1111-1111"]

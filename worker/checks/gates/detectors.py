@@ -16,9 +16,9 @@ script normalised first), and a gate must never shut on what they find:
 * credentials: one of the providers' prefixes, or the words the detector
   needs nearby.
 
-A detector without a gate here (``private_values``: any words may be a
-private value; ``instructions_leak``: the instructions change per turn)
-always runs.
+A detector without a gate here always runs: ``private_values`` (any words
+may be a private value) and ``instructions_leak`` (the instructions change
+per turn; it gates itself on each agent's instructions, ``leak_gate``).
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ A phrase matches only where each of its words stands literally (folded, as
 ``does_not_contain`` reads the text), so a phrase's gate is all of its
 words. A pattern's gate is a set of literals one of which every match holds
 (``required``): read from the pattern's syntax tree, never guessed. A
-pattern with none (``[0-9]{3}-[0-9]{4}``) or written in syntax only the
-``regex`` module knows has no gate: it always runs.
+pattern that matches only digits and ASCII punctuation or spaces
+(``[0-9]{3}-[0-9]{4}``) also needs its digits with nothing but such
+characters between them (``digit_run``). A pattern with neither, or written
+in syntax only the ``regex`` module knows, has no gate: it always runs.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ _REGEX_ONLY = re.compile(r"\(\?[a-zA-Z]*V1|\[\[?:")
 
 
 def pattern_gate(pattern: str, ignorecase: bool, verbose: bool) -> Gate:
-    """A gate for a ``pattern`` check: one of its required literals must be in the text."""
+    """A gate for a ``pattern`` check: one of its required literals must be in the text,
+    and its digits in a run when it matches nothing but digits and punctuation."""
     if sre_parse is None or sre_constants is None or _REGEX_ONLY.search(pattern):
         return ()
     flags = (re.IGNORECASE if ignorecase else 0) | (re.VERBOSE if verbose else 0)
@@ -65,9 +68,13 @@ def pattern_gate(pattern: str, ignorecase: bool, verbose: bool) -> Gate:
         found = required(list(tree))
     except _Fuzzy:
         return ()
-    if not found:
-        return ()
-    return (tuple(Atom.literal(f, caseless) for f in sorted(found)),)
+    gate: list[tuple[Atom, ...]] = []
+    if found:
+        gate.append(tuple(Atom.literal(f, caseless) for f in sorted(found)))
+    digits = digit_run(list(tree))
+    if digits:
+        gate.append((Atom.digit_run(digits),))
+    return tuple(gate)
 
 
 class _Fuzzy(Exception):
@@ -154,3 +161,73 @@ def _scoped_ignorecase(tree: Any) -> bool:
             elif op is sre_constants.ATOMIC_GROUP:
                 stack.append(list(av))
     return False
+
+
+def digit_run(items: Sequence[Any]) -> int | None:
+    """The digits every match of ``items`` holds, when a match can hold nothing else but
+    characters that are neither letters nor digits (so its digits are a ``digit_run``
+    atom's run in the gate text); None when it can hold another character."""
+    total = 0
+    for op, av in items:
+        if op is sre_constants.LITERAL:
+            kind = _kind(av)
+            if kind is None:
+                return None
+            total += kind
+        elif op is sre_constants.IN:
+            kinds = [_member_kind(op2, av2) for op2, av2 in av]
+            if not kinds or None in kinds:
+                return None
+            total += min(k for k in kinds if k is not None)
+        elif op in _REPEATS:
+            inner = digit_run(av[2])
+            if inner is None:
+                return None
+            total += av[0] * inner
+        elif op is sre_constants.SUBPATTERN:
+            inner = digit_run(av[-1])
+            if inner is None:
+                return None
+            total += inner
+        elif op is sre_constants.ATOMIC_GROUP:
+            inner = digit_run(av)
+            if inner is None:
+                return None
+            total += inner
+        elif op is sre_constants.BRANCH:
+            branches = [digit_run(branch) for branch in av[1]]
+            if any(b is None for b in branches):
+                return None
+            total += min(b for b in branches if b is not None)
+        elif op not in (sre_constants.ASSERT, sre_constants.ASSERT_NOT, sre_constants.AT):
+            return None  # any character, a negated class, a backreference...
+    return total
+
+
+def _kind(code: int) -> int | None:
+    """1 for an ASCII digit, 0 for an ASCII character that is neither letter nor digit
+    (``{`` and ``}`` excepted: a ``regex`` fuzzy constraint), None for anything else."""
+    ch = chr(code)
+    if not ch.isascii() or ch in "{}":
+        return None
+    if ch.isdigit():
+        return 1
+    return None if ch.isalpha() else 0
+
+
+def _member_kind(op: Any, av: Any) -> int | None:
+    """``_kind`` of a class member: every character it stands for is of that kind."""
+    if op is sre_constants.LITERAL:
+        return _kind(av)
+    if op is sre_constants.RANGE:
+        if av[1] > 127:
+            return None
+        kinds = {_kind(code) for code in range(av[0], av[1] + 1)}
+        return kinds.pop() if len(kinds) == 1 else None
+    if op is sre_constants.CATEGORY:
+        # The gate text makes every script's digits ASCII and no space a letter.
+        if av is sre_constants.CATEGORY_DIGIT:
+            return 1
+        if av is sre_constants.CATEGORY_SPACE:
+            return 0
+    return None

@@ -29,6 +29,7 @@ and routing numbers the routing detector takes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import regex
@@ -59,6 +60,13 @@ _ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
 # A maximal run of digit groups: a routing number when its digits are nine.
 _ROUTING_GROUPED = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:{_GROUP_SEP}[0-9]++)++{_AFTER}")
 _NON_DIGIT = regex.compile(r"[^0-9]++")
+_GROUP_SPLIT = regex.compile(r"[ \-]")
+# The first four digits of every number ``_ACCOUNT`` finds.
+_FOUR_DIGITS = re.compile("[0-9](?:[ -]?[0-9]){3}")
+# How far from an account word's needle the start of a number it labels can be: the
+# label windows (60 characters before the number, 40 after), a needle's length and the
+# longest number (17 digits, 16 separators), rounded up.
+_NEEDLE_REACH = 80
 # "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
 # from skipping ahead to the next digit, which makes the scan ten times slower.
 _ACCOUNT = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:([\ \-])[0-9]++(?:\1[0-9]++)*+)?+{_AFTER}")
@@ -139,7 +147,7 @@ def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
 
 
 def _other_number(run: str, digits: str) -> bool:
-    sizes = tuple(len(g) for g in regex.split(r"[ \-]", run))
+    sizes = tuple(len(g) for g in _GROUP_SPLIT.split(run))
     if len(sizes) > 1 and (sizes in _OTHER_SHAPES or min(sizes) < 2):
         return True
     if len(digits) == 4 and digits[:2] in ("19", "20"):
@@ -151,6 +159,8 @@ def _other_number(run: str, digits: str) -> bool:
 
 def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of bank account numbers labelled as such; see the module docstring."""
+    if text.isascii() and not _number_near_needle(text):
+        return
     # Keyword spans are found once, at the first candidate that needs them.
     labels: list[tuple[int, int]] | None = None
     routing_labels: list[tuple[int, int]] | None = None
@@ -161,14 +171,19 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
         digits = run.replace(" ", "").replace("-", "")
         if not 4 <= len(digits) <= 17:
             continue
+        # Short numbers are mostly something else: only a label right before counts.
+        before, after = (30, 0) if len(digits) < 8 else (60, 40)
+        # ``label_is`` takes only a keyword wholly inside the windows, and every keyword
+        # holds a needle: most numbers have none near them, and then the keywords of the
+        # whole text are never looked for.
+        if not _needle_near(text, start - before, end + after) or _other_number(run, digits):
+            continue
         if labels is None:
             labels = ACCOUNT_WORDS.all_in(text, ctx.budget)
         if not labels:  # no account word, no account number
             return
-        # Short numbers are mostly something else: only a label right before counts.
-        before, after = (30, 0) if len(digits) < 8 else (60, 40)
         # Without an account word within the label windows no label can claim it.
-        if not overlaps(labels, start - before, end + after) or _other_number(run, digits):
+        if not overlaps(labels, start - before, end + after):
             continue
         if len(digits) == 9:
             if routing_labels is None:
@@ -177,3 +192,25 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
                 continue
         if label_is(text, start, end, ACCOUNT_WORDS, OTHER_WORDS, before, after):
             yield start, end
+
+
+def _needle_near(text: str, lo: int, hi: int) -> bool:
+    """Whether ``text[lo:hi]`` holds, case-folded as ``Keywords.all_in`` reads it, a needle
+    of an account word: every account word wholly inside it does."""
+    window = text[max(lo, 0) : hi].casefold().replace("\u0307", "")
+    return any(needle in window for needle in ACCOUNT_WORDS.needles)
+
+
+def _number_near_needle(text: str) -> bool:
+    """Whether an ASCII ``text`` has the start of a number near a needle of an account
+    word: a number that a label counts for starts within reach of the label's windows,
+    as the number (digits and separators) cannot hold the needle's letters."""
+    lowered = text.lower()  # ASCII: the case folding of ``Keywords.all_in``, offsets kept
+    for needle in ACCOUNT_WORDS.needles:
+        at = lowered.find(needle)
+        while at >= 0:
+            lo, hi = at - _NEEDLE_REACH, at + len(needle) + _NEEDLE_REACH
+            if _FOUR_DIGITS.search(text, max(lo, 0), hi) is not None:
+                return True
+            at = lowered.find(needle, at + 1)
+    return False

@@ -21,6 +21,9 @@ class DetectorContext:
     internal_domains: tuple[str, ...] = ()
     """Extra internal-only domains, lower-case, e.g. ``corp.example.com``."""
     budget: Budget = field(default_factory=Budget.unlimited)
+    gated: bool = False
+    """Whether a detector may skip a text through its own gate (``gates.use``): off when
+    a check's results are compared with and without gates."""
 
 
 Detector = Callable[[str, DetectorContext], Iterable[tuple[int, int]]]

@@ -23,10 +23,11 @@ the agent may quote that. A sentence of the instructions that stands in a
 passage of knowledge, or a run of instructions words at least as long as a leak
 that does, is public; a leak must copy enough words of the rest.
 
-Cost: most texts share no long stretch with the instructions and cost two
-C-speed passes (their words, and their words against the instructions'
-vocabulary). The knowledge is read only when the text holds a copy without it,
-once per turn and within the budget.
+Cost: with gates on (Hyperscan), most texts hold no anchor of a copy and
+cost one scan (``leak_gate``); the others share no long stretch with the
+instructions and cost two C-speed passes (their words, and their words
+against the instructions' vocabulary). The knowledge is read only when the
+text holds a copy without it, once per turn and within the budget.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from functools import lru_cache
 
 from turncheck.worker.checks import markup, scan
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.sensitive import copies
+from turncheck.worker.checks.sensitive import copies, leak_gate
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.textmap import normalize
 
@@ -81,6 +82,8 @@ def find_instructions_leak(text: str, ctx: DetectorContext) -> Iterator[tuple[in
     n = max(1, ctx.instructions_leak_words)
     source = _index(ctx.instructions, n, budget)
     view = markup.plain(text, budget)
+    if ctx.gated and not leak_gate.may_copy(view.text, ctx.instructions, n, source):
+        return
     # Offsets are only needed when something was copied: find the words without them first.
     words = copies.words_of(view.text, budget)
     found = _copies(words, source, n, ctx)

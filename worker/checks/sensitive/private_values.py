@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import compress, count, repeat
+from itertools import accumulate, compress, count, repeat
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
@@ -149,7 +149,7 @@ def _find_in(
     spans.extend((start + offset, end + offset) for form, start, end in cut if form in hits)
     words = [m.span() for m in WORD.finditer(text)]
     own = range(window.first, window.first + window.count)
-    for i in _starts(hits, runs, stripped):
+    for i in _starts(hits, tokens, runs, stripped):
         budget.check()
         if i not in own or words[i][0] + offset < last_end:
             continue
@@ -163,13 +163,43 @@ def _find_in(
     return last_end
 
 
-def _starts(hits: set[str], runs: list[list[str]], stripped: list[list[str]]) -> list[int]:
-    """The words that start a run with a form in ``hits``; no other word can start a finding."""
+def _starts(
+    hits: set[str], tokens: list[str], runs: list[list[str]], stripped: list[list[str]]
+) -> list[int]:
+    """The words that start a run with a form in ``hits``, as ``_matching_span`` reads
+    them: no other word can start a finding. (A compact form counts only for a run with
+    a digit, which ``_matching_span`` asks for.)"""
+    # Words with a digit before each word: a run holds one where the count rises over it.
+    before = list(accumulate(map(bool, map(DIGIT.search, tokens)), initial=0))
     starts: set[int] = set()
-    for joined, bare in zip(runs, stripped, strict=True):
-        for forms in (joined, bare, compact(bare)):
-            starts.update(compress(count(), map(hits.__contains__, forms)))
+    for k, (joined, bare) in enumerate(zip(runs, stripped, strict=True), 1):
+        starts.update(_where(joined, hits))
+        starts.update(_where(bare, hits))
+        with_digit = list(compress(count(), map(int.__lt__, before, before[k:])))
+        forms = compact(bare[i] for i in with_digit)
+        starts.update(with_digit[j] for j in _where(forms, hits))
     return sorted(starts)
+
+
+# Up to this many hits, each is looked for in a list at C speed; more, each form in them.
+_FEW_HITS = 8
+
+
+def _where(forms: list[str], hits: set[str]) -> Iterator[int]:
+    """Indices of the forms in ``hits``."""
+    if len(hits) > _FEW_HITS:
+        yield from compress(count(), map(hits.__contains__, forms))
+        return
+    for hit in hits:
+        if hit not in forms:
+            continue
+        at = forms.index(hit)
+        while True:
+            yield at
+            try:
+                at = forms.index(hit, at + 1)
+            except ValueError:
+                break
 
 
 def _matching_span(joined: str, start: int, end: int, hits: set[str]) -> tuple[int, int] | None:
