@@ -120,6 +120,8 @@ def is_id_token(token: str) -> bool:
     ("2024-0042"); "100-2000" is a range of two amounts.
     """
     token = token.lstrip("#")
+    if token.isascii() and token.isdigit():
+        return len(token) >= 5  # most tokens: one run of digits, which the rest reads so
     if _NUMBER_WITH_UNIT.fullmatch(token):
         return False  # "120-night", "30-day": an amount and its unit
     bare = ID_SEPARATOR.sub("", token)
