@@ -104,7 +104,8 @@ class SourceIndex:
             key = str(keys[0])
             return key in self.links[0] or ("/" not in key and key in self.links[1])
         if fact.kind == "email":
-            return keys[0] in self.emails
+            stated = None if "emails" in self.__dict__ else self._states_email(str(keys[0]))
+            return keys[0] in self.emails if stated is None else stated
         if fact.kind == "phone":
             return self._supports_phone(str(keys[0]))
         if fact.kind == "id":
@@ -136,6 +137,33 @@ class SourceIndex:
                 return True
             at = blob.find(written, at + 1)
         return False
+
+    def _states_email(self, key: str) -> bool | None:
+        """Whether ``key`` (lower case) is among ``emails``, told from where it is written,
+        before ``emails`` reads every address of the sources; None when that cannot tell.
+
+        In an ASCII text every address lower-cased stands in the text lower-cased, so one
+        that is not there is not among them. One that is, not after an "@" (the character
+        before it is then in no address, so the scan reaches it) and matched there exactly
+        by ``EMAIL``, is the address the scan finds: a text longer than ``scan`` reads whole
+        is left to the scan, which reads it in windows."""
+        blob = self.blob
+        if not blob.isascii():
+            return None
+        lowered = self.lowered
+        at = lowered.find(key)
+        if at == -1:
+            return False
+        if len(blob) > scan.LONG_TEXT_CHARS:
+            return None
+        while at != -1:
+            self.budget.check()
+            if not (at and blob[at - 1] == "@"):
+                m = EMAIL.match(blob, at)
+                if m is not None and m.end() == at + len(key):
+                    return True
+            at = lowered.find(key, at + 1)
+        return None
 
     def _supports_id(self, fact: Fact) -> bool:
         if any(key in self.ids for key in fact.keys):
@@ -242,6 +270,10 @@ class SourceIndex:
         hosts = {key.split("/", 1)[0] for key in keys}
         hosts.update(email.rsplit("@", 1)[1] for email in self.emails)
         return keys, hosts
+
+    @cached_property
+    def lowered(self) -> str:
+        return self.blob.lower()
 
     @cached_property
     def emails(self) -> frozenset[str]:
