@@ -40,6 +40,20 @@ def test_find_dates_matches_the_case_blind_pattern(text: str) -> None:
     assert found == expected
 
 
+DATE_PIECES = ["1", "2", "0", "/", ".", "-", ",", " ", "\n", "Jan", "ju", "l", "N", "mar", "MA"]
+DATE_PIECES += ["y", "st", "of", "a", "d", "s", "ep", "x", "_", "\t", "3rd", "dec", "\x00", "2026"]
+
+
+def test_find_dates_matches_the_case_blind_pattern_on_any_text() -> None:
+    """Months found by ``str.find`` and figures by a scan start every date ``DATE`` finds."""
+    rng = random.Random(11)
+    for _ in range(20_000):
+        text = "".join(rng.choices(DATE_PIECES, k=rng.randint(0, 14)))
+        expected = [(m.span(), date_keys(m, case_from=None)) for m in DATE.finditer(text)]
+        found = find_dates(text, Budget.unlimited())
+        assert [(m.span(), date_keys(m, case_from=None)) for m in found] == expected, text
+
+
 @pytest.mark.parametrize("text", TEXTS)
 def test_bare_number_reads_the_numbers_number_reads(text: str) -> None:
     """Leaving the currency out of the source scan moves no number."""
