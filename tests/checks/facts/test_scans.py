@@ -1,5 +1,9 @@
 """The faster scans read the same facts as the patterns they stand for."""
 
+import random
+import re
+from collections.abc import Iterable
+
 import pytest
 
 from tests.checks.facts.turns import check, support_turn, tool_round
@@ -7,11 +11,13 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import DATE, date_keys, find_dates
 from turncheck.worker.checks.facts.numbers import BARE_NUMBER, NUMBER
 from turncheck.worker.checks.facts.patterns import (
+    ANSWER_NUMBER,
     BARE_DOMAIN,
     MAY_BE_DOMAIN,
     MAY_BE_PHONE,
     PHONE,
     PLAIN_PHONE,
+    answer_numbers,
 )
 from turncheck.worker.checks.result import Verdict
 
@@ -34,11 +40,48 @@ def test_find_dates_matches_the_case_blind_pattern(text: str) -> None:
     assert found == expected
 
 
+DATE_PIECES = ["1", "2", "0", "/", ".", "-", ",", " ", "\n", "Jan", "ju", "l", "N", "mar", "MA"]
+DATE_PIECES += ["y", "st", "of", "a", "d", "s", "ep", "x", "_", "\t", "3rd", "dec", "\x00", "2026"]
+
+
+def test_find_dates_matches_the_case_blind_pattern_on_any_text() -> None:
+    """Months found by ``str.find`` and figures by a scan start every date ``DATE`` finds."""
+    rng = random.Random(11)
+    for _ in range(20_000):
+        text = "".join(rng.choices(DATE_PIECES, k=rng.randint(0, 14)))
+        expected = [(m.span(), date_keys(m, case_from=None)) for m in DATE.finditer(text)]
+        found = find_dates(text, Budget.unlimited())
+        assert [(m.span(), date_keys(m, case_from=None)) for m in found] == expected, text
+
+
 @pytest.mark.parametrize("text", TEXTS)
 def test_bare_number_reads_the_numbers_number_reads(text: str) -> None:
     """Leaving the currency out of the source scan moves no number."""
     expected = [(m["num"], m["mult"], m["pct"]) for m in NUMBER.finditer(text)]
     assert [(m["num"], m["mult"], m["pct"]) for m in BARE_NUMBER.finditer(text)] == expected
+
+
+# Pieces of numbers and of what sits around them, joined at random.
+NUMBER_PIECES = ["1", "20", "0", "/", ".", "-", ",", " ", "\n", "$", "€", "a", "B-", "k", "%"]
+NUMBER_PIECES += [" million", "_", "x", "\u0663", "\u00a0", "12 345", ",00", "v", ":"]
+
+
+def _number_texts() -> list[str]:
+    rng = random.Random(12)
+    pieces = NUMBER_PIECES
+    return TEXTS + ["".join(rng.choices(pieces, k=rng.randint(0, 14))) for _ in range(20_000)]
+
+
+def test_answer_numbers_are_the_numbers_finditer_reads() -> None:
+    """Skipping ahead to where a number may start finds every ``ANSWER_NUMBER`` match,
+    with the same groups, and no other."""
+
+    def read(matches: Iterable[re.Match[str]]) -> list[object]:
+        return [(m.span(), m.span("cur"), m.span("num"), m.groupdict()) for m in matches]
+
+    for text in _number_texts():
+        found = read(answer_numbers(text, Budget.unlimited()))
+        assert found == read(ANSWER_NUMBER.finditer(text)), text
 
 
 @pytest.mark.parametrize("text", TEXTS)

@@ -25,7 +25,7 @@ from turncheck.schemas.checkfile import FactKind, FactsCheck
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import Fact, extract_facts
-from turncheck.worker.checks.facts.index import SourceIndex
+from turncheck.worker.checks.facts.index import SourceIndex, source_gates
 from turncheck.worker.checks.facts.sources import join_sources, source_texts
 from turncheck.worker.checks.gates import Gates
 from turncheck.worker.checks.gates.facts import FACT_GATES
@@ -73,6 +73,7 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
     max_sum_terms = definition.max_sum_terms
     gates = Gates(FACT_GATES)
     gated = gates.engine != "off"
+    sources_gates = source_gates()
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         budget.check()
@@ -91,6 +92,7 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
             turn.created_at.date(),
             max_sum_terms,
             budget,
+            sources_gates,
         )
         unsupported = []
         for fact in facts:

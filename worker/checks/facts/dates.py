@@ -49,22 +49,37 @@ DATE = re.compile(_date_pattern(_MONTH), re.IGNORECASE | re.VERBOSE)
 _LOWER_DATE = re.compile(_date_pattern(_MONTH.lower()), re.VERBOSE)
 
 
-# Where a date may start in lower-cased text, found by a scan that skips ahead
-# to one character class: the first digit or letter of a ``DATE`` match, not
-# inside a word, and what must follow it in every form (two separators, a
-# month word). Every match of ``DATE`` starts at one; most starts are dates.
-_LOWER_START = re.compile(
+# Where a date written in figures may start in lower-cased text, found by a scan
+# that skips ahead to digits: a digit not inside a word, and what must follow it
+# (two separators, or a month word). A date led by its month starts at one of
+# ``_MONTH_STARTS`` not inside a word, found by ``str.find``: a scan that read
+# every letter that may start a month ("a", "d", "m", "s" ...) cost more.
+_DIGIT_START = re.compile(
     r"""
-    [0-9adfjmnos](?<![\w.,/-].)
-    (?:
-        (?<=[0-9])(?=[0-9]{3}[-/.][0-9]|[0-9]?[/.-][0-9]{1,2}[/.-][0-9]{2}
-                    |[0-9]?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec))
-      | (?<=j)(?=an|u[nl]) | (?<=f)(?=eb) | (?<=m)(?=a[ry]) | (?<=a)(?=pr|ug)
-      | (?<=s)(?=ep) | (?<=o)(?=ct) | (?<=n)(?=ov) | (?<=d)(?=ec)
-    )
+    [0-9](?<![\w.,/-].)
+    (?=[0-9]{3}[-/.][0-9]|[0-9]?[/.-][0-9]{1,2}[/.-][0-9]{2}
+      |[0-9]?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|ma[ry]|apr|ju[nl]|aug|sep|oct|nov|dec))
     """,
     re.VERBOSE,
 )
+_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# In ASCII text: what ``[\w.,/-]`` matches, where a month word may not follow.
+_INSIDE_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,/-")
+
+
+def _starts(lowered: str, budget: Budget) -> list[int]:
+    """Every offset of lower-cased ASCII ``lowered`` where a ``DATE`` match may start,
+    in order; most are dates."""
+    found = [m.start() for m in scan.finditer(_DIGIT_START, lowered, budget)]
+    for name in _MONTH_STARTS:
+        at = lowered.find(name)
+        while at != -1:
+            if not at or lowered[at - 1] not in _INSIDE_WORD:
+                found.append(at)
+            at = lowered.find(name, at + 3)
+        budget.check()
+    found.sort()
+    return found
 
 
 def find_dates(text: str, budget: Budget) -> Iterator[re.Match[str]]:
@@ -74,10 +89,10 @@ def find_dates(text: str, budget: Budget) -> Iterator[re.Match[str]]:
         return
     lowered = text.lower()
     end = 0
-    for start in scan.finditer(_LOWER_START, lowered, budget):
-        if start.start() < end:
+    for start in _starts(lowered, budget):
+        if start < end:
             continue  # inside the date before, as ``finditer`` would skip it
-        m = _LOWER_DATE.match(lowered, start.start())
+        m = _LOWER_DATE.match(lowered, start)
         if m is not None:
             end = m.end()
             yield m

@@ -43,7 +43,6 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import date_keys, find_dates
 from turncheck.worker.checks.facts.numbers import number_values
 from turncheck.worker.checks.facts.patterns import (
-    ANSWER_NUMBER,
     BARE_DOMAIN,
     CARD_ENDING,
     EMAIL,
@@ -60,6 +59,7 @@ from turncheck.worker.checks.facts.patterns import (
     UNIT_TOKEN,
     URL,
     WORD,
+    answer_numbers,
     flight_key,
     id_key,
     link_key,
@@ -120,6 +120,8 @@ def is_id_token(token: str) -> bool:
     ("2024-0042"); "100-2000" is a range of two amounts.
     """
     token = token.lstrip("#")
+    if token.isascii() and token.isdigit():
+        return len(token) >= 5  # most tokens: one run of digits, which the rest reads so
     if _NUMBER_WITH_UNIT.fullmatch(token):
         return False  # "120-night", "30-day": an amount and its unit
     bare = ID_SEPARATOR.sub("", token)
@@ -200,7 +202,8 @@ def extract_facts(text: str, budget: Budget, opened: frozenset[str] | None = Non
         money = money_value(m)
         if money is not None and not (m.start() and text[m.start() - 1].isalnum()):
             add("amount", m.start(), m.end(), money, approx=_hedged(text, m))
-    for m in matches(ANSWER_NUMBER, gate("digits")):
+    for m in answer_numbers(text, budget) if gate("digits") else ():
+        budget.check()
         _add_number(m, text, add)
     for m in matches(WORDS, gate("words")):
         if m.start() and text[m.start() - 1].isalnum():

@@ -7,7 +7,9 @@ unbounded repetition, so a pass over a few kilobytes costs tens of microseconds.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.numbers import CURRENCY, NUMBER
 
@@ -138,6 +140,29 @@ ID_SEPARATOR = re.compile(r"[-_]")
 UNIT_TOKEN = re.compile(r"[0-9]+(?:\.[0-9]+)?[A-Za-z]{1,4}")
 # Standalone numbers in the answer: not glued to a word ("GPT-4", "A88213").
 ANSWER_NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)" + NUMBER.pattern)
+# Where an ``ANSWER_NUMBER`` match may start: its first character (a currency sign
+# or a digit) read first, as one class, so ``re`` skips ahead to it, then the same
+# look behind. A scan that starts with a look behind tries it at every character.
+_NUMBER_START = re.compile(rf"[{CURRENCY}0-9](?<![\w.].)(?<![A-Za-z]-.)")
+
+
+def answer_numbers(text: str, budget: Budget) -> Iterator[re.Match[str]]:
+    """The ``ANSWER_NUMBER`` matches in ``text``, as ``finditer`` finds them: each from a
+    start ``_NUMBER_START`` finds, past the match before (a start inside it is skipped,
+    as ``finditer`` goes on from its end). A text ``scan`` reads in windows is left to it."""
+    if len(text) > scan.LONG_TEXT_CHARS:
+        yield from scan.finditer(ANSWER_NUMBER, text, budget)
+        return
+    end = 0
+    for start in _NUMBER_START.finditer(text):
+        at = start.start()
+        if at < end:
+            continue
+        m = ANSWER_NUMBER.match(text, at)
+        if m is not None:
+            end = m.end()
+            yield m
+
 
 # The opening mark is read first, as one class, so ``re`` skips ahead to it.
 QUOTE = re.compile(

@@ -19,7 +19,7 @@ search prefers its terms in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from turncheck.worker.checks.budget import Budget
@@ -55,8 +55,13 @@ def source_texts(turn: Turn, allowed: Sequence[str], budget: Budget) -> list[str
     return texts
 
 
-def json_texts(value: Any, budget: Budget) -> Iterator[str]:
-    """Strings, keys and numbers in any JSON value, depth first, without recursion."""
+def json_texts(value: Any, budget: Budget) -> list[str]:
+    """Strings, keys and numbers in any JSON value, depth first, without recursion.
+
+    Built as a list, not yielded: a tool result holds hundreds of values, and resuming a
+    generator for each cost more than the walk. Decoded JSON holds exact types, so they
+    are told apart by identity first, the way ``isinstance`` would tell them apart."""
+    texts: list[str] = []
     stack = [value]
     seen = 0
     while stack:
@@ -64,20 +69,33 @@ def json_texts(value: Any, budget: Budget) -> Iterator[str]:
         seen += 1
         if seen % _CHECK_EVERY == 0:
             budget.check()
-        if isinstance(item, str):
+        kind = type(item)
+        if kind is str:
             if item:
-                yield item
+                texts.append(item)
+        elif kind is dict:
+            # Reversed so that popping visits values in their written order.
+            for key, inner in reversed(item.items()):
+                stack.append(inner)
+                stack.append(key)
+        elif kind is list:
+            stack.extend(reversed(item))
+        elif kind is int or kind is float:
+            texts.append(str(item))
+        elif isinstance(item, str):
+            if item:
+                texts.append(item)
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, int | float):
-            yield str(item)
+            texts.append(str(item))
         elif isinstance(item, dict):
-            # Reversed so that popping visits values in their written order.
             for key, inner in reversed(item.items()):
                 stack.append(inner)
                 stack.append(key)
         elif isinstance(item, list | tuple):
             stack.extend(reversed(item))
+    return texts
 
 
 def join_sources(texts: Sequence[str], budget: Budget) -> str:
