@@ -28,11 +28,10 @@ from typing import Any
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.throughput import make_turns, produce, wait_committed  # noqa: E402
+from bench.throughput import bench_settings, make_turns, produce, wait_committed  # noqa: E402
 from tests.conftest import fresh_store, scratch_database  # noqa: E402
 from turncheck.worker import pipeline  # noqa: E402
 from turncheck.worker.app import build_worker  # noqa: E402
-from turncheck.worker.settings import Settings  # noqa: E402
 
 spent: dict[str, float] = defaultdict(float)
 
@@ -78,17 +77,8 @@ async def main(count: int) -> None:
     topic = f"bench-steps-{uuid.uuid4().hex[:8]}"
     await produce(bootstrap, topic, make_turns(count))
     instrument()
-    uid = uuid.uuid4().hex[:8]
     async with scratch_database(server, "bench_steps") as url:
-        settings = Settings(
-            kafka_bootstrap=bootstrap,
-            database_url=url,
-            checks=[ROOT / "examples" / "checks.yaml"],
-            topic_turns=topic,
-            topic_events=f"bench-events-{uid}",
-            topic_dlq=f"bench-dlq-{uid}",
-            group_id=f"bench-{uid}",
-        )
+        settings = bench_settings(bootstrap, url, topic)
         app = build_worker(settings, store=await fresh_store(url, settings.topic_events))
         spent.clear()
         started, cpu_started = time.perf_counter(), time.process_time()

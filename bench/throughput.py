@@ -137,9 +137,10 @@ async def wait_committed(bootstrap: str, group: str, topic: str, count: int) -> 
         await admin.close()
 
 
-async def bench_worker(bootstrap: str, database_url: str, topic: str, count: int) -> float:
+def bench_settings(bootstrap: str, database_url: str, topic: str) -> Settings:
+    """A worker on ``topic`` with the example checks, its other topics and group its own."""
     uid = uuid.uuid4().hex[:8]
-    settings = Settings(
+    return Settings(
         kafka_bootstrap=bootstrap,
         database_url=database_url,
         checks=[ROOT / "examples" / "checks.yaml"],
@@ -148,6 +149,10 @@ async def bench_worker(bootstrap: str, database_url: str, topic: str, count: int
         topic_dlq=f"bench-dlq-{uid}",
         group_id=f"bench-{uid}",
     )
+
+
+async def bench_worker(bootstrap: str, database_url: str, topic: str, count: int) -> float:
+    settings = bench_settings(bootstrap, database_url, topic)
     store = await fresh_store(database_url, settings.topic_events)
     app = build_worker(settings, store=store)
     start = time.perf_counter()

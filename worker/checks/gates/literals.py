@@ -184,13 +184,8 @@ def digit_run(items: Sequence[Any]) -> int | None:
             if inner is None:
                 return None
             total += av[0] * inner
-        elif op is sre_constants.SUBPATTERN:
-            inner = digit_run(av[-1])
-            if inner is None:
-                return None
-            total += inner
-        elif op is sre_constants.ATOMIC_GROUP:
-            inner = digit_run(av)
+        elif op is sre_constants.SUBPATTERN or op is sre_constants.ATOMIC_GROUP:
+            inner = digit_run(av[-1] if op is sre_constants.SUBPATTERN else av)
             if inner is None:
                 return None
             total += inner
