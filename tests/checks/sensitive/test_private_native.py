@@ -44,6 +44,7 @@ WORDS = [
     *("PIN:0417.", "?token=R7QK-22LP", "answer=Maple", "Street", "gate", "code", "1234"),
     *("4111", "1111-1111", "(555)", "010-2030", "a.b", "url=/a/b?c=d&e=f", '"Maple', 'Street"'),
     *("k:v,w", "$48.21", "48,21", "jane@example.com", "«STRASSE»", "Straße", "ΣΑΣ", "ﬁle"),
+    *("4821.0417", "48.21", "+1", "555/010/2030", "-", "/", ".", "0417-", "+44.20.7946"),
 ]
 
 
@@ -85,6 +86,7 @@ def values_from(text: str, rng: random.Random, count: int) -> tuple[PrivateValue
                 run,
                 run.strip(PUNCTUATION),
                 run.strip(PUNCTUATION).replace(" ", "").replace("-", ""),
+                *regrouped(run.strip(PUNCTUATION)),
                 run.split("=")[-1].split(":")[-1].strip(PUNCTUATION),
                 run.upper(),
                 "".join(rng.choices(ALPHABET, k=4)),
@@ -94,6 +96,15 @@ def values_from(text: str, rng: random.Random, count: int) -> tuple[PrivateValue
         folded = digest(salt, value.casefold()) if rng.random() < 0.4 else None
         values.append(PrivateValue(salt=salt, sha256=digest(salt, value), sha256_casefold=folded))
     return tuple(values)
+
+
+def regrouped(run: str) -> list[str]:
+    """The run's digit groups joined by nothing, a space and a hyphen, cut independently of
+    ``grouped``; ``[]`` when the run is not digits and separators."""
+    groups = run.replace("/", " ").replace(".", " ").replace("-", " ").split()
+    if not groups or not all(group.isascii() and group.isdigit() for group in groups):
+        return []
+    return ["".join(groups), " ".join(groups), "-".join(groups)]
 
 
 def found_with(
