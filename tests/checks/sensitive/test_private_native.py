@@ -159,6 +159,32 @@ def test_random_texts_give_the_same_findings_and_offsets(monkeypatch: pytest.Mon
     assert with_findings > 300  # the values were really found, not only missed alike
 
 
+def test_numbers_regrouped_by_other_separators_give_the_same_findings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Digit groups between random separators, values typed compact, spaced or hyphenated,
+    and numbers one digit off: both paths regroup the same runs, and find only the value."""
+    rng = random.Random(15)
+    separators = [" ", "  ", "\t", ".", "/", "-", " - ", " / ", " . ", "./", "\u00a0-\u00a0"]
+    found_true = found_off = 0
+    for _ in range(400):
+        groups = ["".join(rng.choices("0123456789", k=rng.randint(1, 5))) for _ in range(4)]
+        groups = groups[: rng.randint(1, 4)]
+        number = groups[0] + "".join(rng.choice(separators) + group for group in groups[1:])
+        prefix = rng.choice(["", "+", "(", "PIN:", "no."])
+        text = f"{rng.choice(['Call', 'Card', ''])} {prefix}{number}{rng.choice(['', '.', ')'])} ok"
+        value = rng.choice(["", " ", "-"]).join(groups)
+        off = value[:-1] + str((int(value[-1]) + 1) % 10)
+        for typed, hit in ((value, True), (off, False)):
+            salt = rng.choice(["", "s4lt"])
+            values = (PrivateValue(salt=salt, sha256=digest(salt, typed)),)
+            seen = assert_same_findings(text, values, monkeypatch)
+            found_true += seen and hit
+            found_off += seen and not hit
+    assert found_true > 200  # most: not a lone group, lone dot, "+" or "no." glued on
+    assert found_off == 0
+
+
 def test_corpus_texts_give_the_same_findings_and_offsets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every text of the labelled corpus, with values cut from it."""
     rng = random.Random(11)
