@@ -168,8 +168,8 @@ def test_numbers_regrouped_by_other_separators_give_the_same_findings(
     separators = [" ", "  ", "\t", ".", "/", "-", " - ", " / ", " . ", "./", "\u00a0-\u00a0"]
     found_true = found_off = 0
     for _ in range(400):
-        groups = ["".join(rng.choices("0123456789", k=rng.randint(1, 5))) for _ in range(4)]
-        groups = groups[: rng.randint(1, 4)]
+        groups = ["".join(rng.choices("0123456789", k=rng.randint(1, 5))) for _ in range(6)]
+        groups = groups[: rng.randint(1, 6)]
         number = groups[0] + "".join(rng.choice(separators) + group for group in groups[1:])
         prefix = rng.choice(["", "+", "(", "PIN:", "no."])
         text = f"{rng.choice(['Call', 'Card', ''])} {prefix}{number}{rng.choice(['', '.', ')'])} ok"

@@ -91,6 +91,9 @@ def test_ignores_values_split_inside_numbers_names_and_longer_runs(value: str, t
         ("+1 555 010 2030", "Call +1.555.010.2030 today.", ["+1.555.010.2030"]),
         ("5550102030", "Phone:555/010/2030.", ["555/010/2030"]),
         ("5550102030", "(555.010.2030)", ["555.010.2030"]),
+        ("4111111111111111", "Card 4111 - 1111 - 1111 - 1111.", ["4111 - 1111 - 1111 - 1111"]),
+        ("4111 1111", "Card 4111 - 1111 - 1111 - 1111 - 22.", ["4111 - 1111"]),
+        ("1111-1111-1111-22", "Card 4111 - 1111 - 1111 - 1111 - 22.", ["1111 - 1111 - 1111 - 22"]),
     ],
 )
 def test_finds_a_number_whatever_separates_its_digit_groups(
@@ -109,6 +112,8 @@ def test_finds_a_number_whatever_separates_its_digit_groups(
         ("4821", "That is 48.21 today."),
         ("4821 0417", "Account 4821a0417 is linked."),
         ("48210417", "Account x4821.0417 is linked."),
+        ("4111111111111112", "Card 4111 - 1111 - 1111 - 1111."),
+        ("41111111111111", "Card 4111 - 1111 - 1111 - 1111."),
     ],
 )
 def test_ignores_other_numbers_and_decimals_when_regrouping(value: str, text: str) -> None:

@@ -191,6 +191,40 @@ def grouped(form: str) -> list[str]:
     return ["".join(groups), " ".join(groups), "-".join(groups)]
 
 
+# Digit groups with separators and white space between them, as long as they go; not
+# glued to a letter, digit or separator before (nor a letter or digit after).
+_SPREAD = re.compile(r"(?<![0-9A-Za-z+./-])\+?[0-9]+(?:[\s./-]+[0-9]+)+(?![0-9A-Za-z])")
+_GROUP = re.compile(r"\+?[0-9]+")
+MAX_SPREAD_GROUPS = 8
+"""Most digit groups in a number spread over more than ``MAX_VALUE_WORDS`` words."""
+
+
+def spread_numbers(
+    text: str, own_start: int, own_end: int, budget: Budget
+) -> list[tuple[str, int, int]]:
+    """``(form, start, end)``: numbers too many words long to be runs, regrouped.
+
+    A card with spaced hyphens (``4111 - 1111 - 1111 - 1111``) is seven words: each
+    of its 2 to ``MAX_SPREAD_GROUPS`` consecutive groups over more words than a run
+    holds gives the ``grouped`` forms. Only numbers starting in ``text[own_start:own_end]``.
+    """
+    out: list[tuple[str, int, int]] = []
+    for number in _SPREAD.finditer(text, own_start):
+        if number.start() >= own_end:
+            break
+        if len(number[0].split()) <= MAX_VALUE_WORDS:
+            continue  # runs of words hold it
+        budget.check()
+        groups = list(_GROUP.finditer(text, number.start(), number.end()))
+        for i in range(len(groups)):
+            for j in range(i + 1, min(i + MAX_SPREAD_GROUPS, len(groups))):
+                st, en = groups[i].start(), groups[j].end()
+                if len(text[st:en].split()) > MAX_VALUE_WORDS:
+                    digits = [g[0] for g in groups[i : j + 1]]
+                    out.extend((sep.join(digits), st, en) for sep in ("", " ", "-"))
+    return out
+
+
 def distinct_forms(
     runs: list[list[str]],
     stripped: list[list[str]],

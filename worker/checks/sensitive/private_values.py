@@ -21,9 +21,9 @@ producer also sent ``sha256_casefold``, the digest of the case-folded value.
 Does not count: the value in another spelling or grouping than these
 (``41111111 11111111`` for ``4111 1111 1111 1111``). Nor part of a word (``0417`` in
 ``904172``, in ``$4.17`` or in ``04.17``), a run cut inside both its first and its
-last word, values longer than ``MAX_VALUE_WORDS`` words (a card with spaced hyphens
-between its four groups is seven), and candidates shorter than two characters.
-Candidates are never logged or kept.
+last word, values longer than ``MAX_VALUE_WORDS`` words (but for a number of up to
+``MAX_SPREAD_GROUPS`` digit groups, ``4111 - 1111 - 1111 - 1111``), and candidates
+shorter than two characters. Candidates are never logged or kept.
 
 A long text is read in windows of ``WINDOW_WORDS`` words, each with the
 ``MAX_VALUE_WORDS - 1`` words before and after it as context, so every run
@@ -54,6 +54,7 @@ from turncheck.worker.checks.sensitive.private_forms import (
     grouped,
     pieces,
     runs_of,
+    spread_numbers,
 )
 from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
 from turncheck.worker.checks.sensitive.spans import merged
@@ -143,6 +144,7 @@ def _find_in(
     """Add the spans of the runs that start in ``window`` to ``spans``; the new ``last_end``."""
     text, offset = window.text, window.offset
     cut = pieces(text, (window.start, window.end, window.first), budget)
+    cut += spread_numbers(text, window.start, window.end, budget)
     # Hashing is the cost: each form is hashed once per salt, up front, and the
     # search below compares forms with the few that hit.
     form_hits = pure_hits if native is None else native_hits
