@@ -195,6 +195,8 @@ def grouped(form: str) -> list[str]:
 # glued to a letter, digit or separator before (nor a letter or digit after).
 _SPREAD = re.compile(r"(?<![0-9A-Za-z+./-])\+?[0-9]+(?:[\s./-]+[0-9]+)+(?![0-9A-Za-z])")
 _GROUP = re.compile(r"\+?[0-9]+")
+# Before a group, a separator word ends: every spread number has one, few texts do.
+_SPREAD_HINT = re.compile(r"[./-]\s+[0-9]")
 MAX_SPREAD_GROUPS = 8
 """Most digit groups in a number spread over more than ``MAX_VALUE_WORDS`` words."""
 
@@ -206,9 +208,12 @@ def spread_numbers(
 
     A card with spaced hyphens (``4111 - 1111 - 1111 - 1111``) is seven words: each
     of its 2 to ``MAX_SPREAD_GROUPS`` consecutive groups over more words than a run
-    holds gives the ``grouped`` forms. Only numbers starting in ``text[own_start:own_end]``.
+    holds, with a word of separators only among them, gives the ``grouped`` forms.
+    Only numbers starting in ``text[own_start:own_end]``.
     """
     out: list[tuple[str, int, int]] = []
+    if not _SPREAD_HINT.search(text, own_start):
+        return out
     for number in _SPREAD.finditer(text, own_start):
         if number.start() >= own_end:
             break
@@ -219,7 +224,8 @@ def spread_numbers(
         for i in range(len(groups)):
             for j in range(i + 1, min(i + MAX_SPREAD_GROUPS, len(groups))):
                 st, en = groups[i].start(), groups[j].end()
-                if len(text[st:en].split()) > MAX_VALUE_WORDS:
+                words = text[st:en].split()
+                if len(words) > MAX_VALUE_WORDS and any(not w.strip("./-") for w in words):
                     digits = [g[0] for g in groups[i : j + 1]]
                     out.extend((sep.join(digits), st, en) for sep in ("", " ", "-"))
     return out
