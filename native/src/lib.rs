@@ -22,7 +22,8 @@ use sha2::{Digest, Sha256};
 const STEPS_PER_CALL: usize = 4_096;
 /// Work per call at most, counted as a block per hash plus the bytes hashed: a few
 /// thousand short forms, or fewer long ones. A step is never cut, so a call can run
-/// past this by one step: six forms at most, none longer than the window's text.
+/// past this by one step: twelve hashes at most (six forms and their case-folded
+/// twins), none longer than the window's text.
 const COST_PER_CALL: usize = 1 << 18;
 const COST_PER_HASH: usize = 64;
 
@@ -79,7 +80,9 @@ impl Salt {
 ///
 /// A form is a run of 1 to `max_words` words joined by single spaces, as written;
 /// the run stripped of `punctuation` around it; when a word of the run holds an
-/// ASCII digit, the stripped run without spaces and hyphens; and each of `extra`
+/// ASCII digit, the stripped run without spaces and hyphens, and when it is digit
+/// groups between separators, its groups joined by nothing, a space and a hyphen
+/// (`grouped`); and each of `extra`
 /// (the pieces Python cut at separators inside words). With `folded` (the text
 /// and the extras case-folded by Python), each form's case-folded twin is hashed
 /// for the salts' folded digests: case folding maps letters only, never to or
@@ -216,6 +219,13 @@ impl Forms {
                 let folded_compact = folded_bare.map(without_spaces_and_hyphens);
                 cost += hash_form(salt, &compact, folded_compact.as_deref(), found);
             }
+            // Digit groups fold to themselves: each form is its own twin.
+            for form in grouped(bare) {
+                if form != joined && form != bare && form != compact {
+                    let twin = folded_bare.map(|_| form.as_str());
+                    cost += hash_form(salt, &form, twin, found);
+                }
+            }
         }
         cost
     }
@@ -241,6 +251,45 @@ fn hash_form(salt: &Salt, form: &str, twin: Option<&str>, found: &mut Vec<String
         found.push(form.to_owned());
     }
     cost
+}
+
+/// A number's digit groups joined by nothing, a space and a hyphen, as Python's
+/// `private_forms.grouped`: for `form` an optional `+`, then ASCII digit groups between
+/// runs of spaces, dots, slashes and hyphens; none for anything else, or for one group,
+/// or for two groups around a lone dot (a decimal point).
+fn grouped(form: &str) -> Vec<String> {
+    let is_separator = |b: u8| matches!(b, b' ' | b'.' | b'/' | b'-');
+    let bytes = form.as_bytes();
+    let mut groups: Vec<&str> = Vec::new();
+    let mut separators: Vec<&str> = Vec::new();
+    let mut at = usize::from(bytes.first() == Some(&b'+'));
+    let mut group_start = 0;
+    loop {
+        let digits_start = at;
+        while at < bytes.len() && bytes[at].is_ascii_digit() {
+            at += 1;
+        }
+        if at == digits_start {
+            return Vec::new();
+        }
+        groups.push(&form[group_start..at]);
+        if at == bytes.len() {
+            break;
+        }
+        let separator_start = at;
+        while at < bytes.len() && is_separator(bytes[at]) {
+            at += 1;
+        }
+        if at == separator_start || at == bytes.len() {
+            return Vec::new();
+        }
+        separators.push(&form[separator_start..at]);
+        group_start = at;
+    }
+    if separators.is_empty() || separators == ["."] {
+        return Vec::new();
+    }
+    vec![groups.concat(), groups.join(" "), groups.join("-")]
 }
 
 fn without_spaces_and_hyphens(form: &str) -> String {
@@ -269,5 +318,5 @@ mod turncheck_native {
     /// What Python may call here; raised with any change to a signature or a result, so
     /// that a stale build is left unused rather than called wrongly.
     #[pymodule_export]
-    const API: u32 = 1;
+    const API: u32 = 2;
 }

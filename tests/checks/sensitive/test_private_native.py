@@ -44,6 +44,7 @@ WORDS = [
     *("PIN:0417.", "?token=R7QK-22LP", "answer=Maple", "Street", "gate", "code", "1234"),
     *("4111", "1111-1111", "(555)", "010-2030", "a.b", "url=/a/b?c=d&e=f", '"Maple', 'Street"'),
     *("k:v,w", "$48.21", "48,21", "jane@example.com", "«STRASSE»", "Straße", "ΣΑΣ", "ﬁle"),
+    *("4821.0417", "48.21", "+1", "555/010/2030", "-", "/", ".", "0417-", "+44.20.7946"),
 ]
 
 
@@ -85,6 +86,7 @@ def values_from(text: str, rng: random.Random, count: int) -> tuple[PrivateValue
                 run,
                 run.strip(PUNCTUATION),
                 run.strip(PUNCTUATION).replace(" ", "").replace("-", ""),
+                *regrouped(run.strip(PUNCTUATION)),
                 run.split("=")[-1].split(":")[-1].strip(PUNCTUATION),
                 run.upper(),
                 "".join(rng.choices(ALPHABET, k=4)),
@@ -94,6 +96,15 @@ def values_from(text: str, rng: random.Random, count: int) -> tuple[PrivateValue
         folded = digest(salt, value.casefold()) if rng.random() < 0.4 else None
         values.append(PrivateValue(salt=salt, sha256=digest(salt, value), sha256_casefold=folded))
     return tuple(values)
+
+
+def regrouped(run: str) -> list[str]:
+    """The run's digit groups joined by nothing, a space and a hyphen, cut independently of
+    ``grouped``; ``[]`` when the run is not digits and separators."""
+    groups = run.replace("/", " ").replace(".", " ").replace("-", " ").split()
+    if not groups or not all(group.isascii() and group.isdigit() for group in groups):
+        return []
+    return ["".join(groups), " ".join(groups), "-".join(groups)]
 
 
 def found_with(
@@ -146,6 +157,32 @@ def test_random_texts_give_the_same_findings_and_offsets(monkeypatch: pytest.Mon
         for _ in range(600)
     )
     assert with_findings > 300  # the values were really found, not only missed alike
+
+
+def test_numbers_regrouped_by_other_separators_give_the_same_findings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Digit groups between random separators, values typed compact, spaced or hyphenated,
+    and numbers one digit off: both paths regroup the same runs, and find only the value."""
+    rng = random.Random(15)
+    separators = [" ", "  ", "\t", ".", "/", "-", " - ", " / ", " . ", "./", "\u00a0-\u00a0"]
+    found_true = found_off = 0
+    for _ in range(400):
+        groups = ["".join(rng.choices("0123456789", k=rng.randint(1, 5))) for _ in range(6)]
+        groups = groups[: rng.randint(1, 6)]
+        number = groups[0] + "".join(rng.choice(separators) + group for group in groups[1:])
+        prefix = rng.choice(["", "+", "(", "PIN:", "no."])
+        text = f"{rng.choice(['Call', 'Card', ''])} {prefix}{number}{rng.choice(['', '.', ')'])} ok"
+        value = rng.choice(["", " ", "-"]).join(groups)
+        off = value[:-1] + str((int(value[-1]) + 1) % 10)
+        for typed, hit in ((value, True), (off, False)):
+            salt = rng.choice(["", "s4lt"])
+            values = (PrivateValue(salt=salt, sha256=digest(salt, typed)),)
+            seen = assert_same_findings(text, values, monkeypatch)
+            found_true += seen and hit
+            found_off += seen and not hit
+    assert found_true > 200  # most: not a lone group, lone dot, "+" or "no." glued on
+    assert found_off == 0
 
 
 def test_corpus_texts_give_the_same_findings_and_offsets(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -78,6 +78,49 @@ def test_ignores_values_split_inside_numbers_names_and_longer_runs(value: str, t
     assert found(text, private(value)) == []
 
 
+@pytest.mark.parametrize(
+    ("value", "text", "expected"),
+    [
+        ("482104170", "Account 482.104.170 is linked.", ["482.104.170"]),
+        ("482104170", "Account 482.104.170 is linked.", ["482.104.170"]),
+        ("48210417", "Account 4821 - 0417 is linked.", ["4821 - 0417"]),
+        ("4821-0417", "Account 4821\t0417 is linked.", ["4821\t0417"]),
+        ("4821 0417", "Account 4821  .  0417 is linked.", ["4821  .  0417"]),
+        ("4821 0417", "Account 4821-0417 is linked.", ["4821-0417"]),
+        ("4111111111111111", "Card 4111.1111 / 1111-1111 on file.", ["4111.1111 / 1111-1111"]),
+        ("+1 555 010 2030", "Call +1.555.010.2030 today.", ["+1.555.010.2030"]),
+        ("5550102030", "Phone:555/010/2030.", ["555/010/2030"]),
+        ("5550102030", "(555.010.2030)", ["555.010.2030"]),
+        ("4111111111111111", "Card 4111 - 1111 - 1111 - 1111.", ["4111 - 1111 - 1111 - 1111"]),
+        ("4111 1111", "Card 4111 - 1111 - 1111 - 1111 - 22.", ["4111 - 1111"]),
+        ("1111-1111-1111-22", "Card 4111 - 1111 - 1111 - 1111 - 22.", ["1111 - 1111 - 1111 - 22"]),
+    ],
+)
+def test_finds_a_number_whatever_separates_its_digit_groups(
+    value: str, text: str, expected: list[str]
+) -> None:
+    """A number typed as digits, or grouped by a space or hyphen, is found however the answer
+    separates its groups: dots, slashes, tabs, double or spaced separators, mixed."""
+    assert found(text, private(value)) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("48210417", "Account 4821.0418 is linked."),
+        ("48210417", "Account 4821.0417 is a decimal, not grouped."),
+        ("4821", "That is 48.21 today."),
+        ("4821 0417", "Account 4821a0417 is linked."),
+        ("48210417", "Account x4821.0417 is linked."),
+        ("4111111111111112", "Card 4111 - 1111 - 1111 - 1111."),
+        ("41111111111111", "Card 4111 - 1111 - 1111 - 1111."),
+    ],
+)
+def test_ignores_other_numbers_and_decimals_when_regrouping(value: str, text: str) -> None:
+    """Regrouping keeps every digit in order: another number, a decimal or a word is not it."""
+    assert found(text, private(value)) == []
+
+
 def test_finds_values_with_different_salts() -> None:
     """Each value is compared under its own salt."""
     text = "Your PIN 9931 and account 77-0042 are noted."

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from turncheck_native import Forms
 
-API = 1
+API = 2
 """The extension's ``API`` this code calls."""
 
 WordWindows = Callable[[str, int, int], list[tuple[int, int, int, int, int, int]]]

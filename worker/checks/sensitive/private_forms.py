@@ -2,7 +2,8 @@
 
 A run is 1 to ``MAX_VALUE_WORDS`` words (runs of non-space) joined by single
 spaces; its forms are the run as written, stripped of punctuation around it,
-compact (without spaces and hyphens) when it holds a digit, and the pieces of
+compact (without spaces and hyphens) when it holds a digit, regrouped when it
+is digit groups between separators (``grouped``), and the pieces of
 it that begin or end at a separator inside a word (``PIN:0417.``,
 ``answer=Maple Street``). See ``private_values`` for what counts and why.
 """
@@ -39,6 +40,10 @@ _GLUE = re.compile(rf"[{_S}](?=[{_S}]*[^\s{_P}])(?<=[^\s{_P}][{_S}])")
 _WORD_BEFORE = regex.compile(r"\S*", regex.REVERSE)
 _MAX_SEPARATORS = 64  # in one word: a minified JSON blob is not searched to its end
 DIGIT = regex.compile(r"[0-9]")
+# A number written as digit groups: ``4821/0417``, ``+1 555/123 - 4567``. (Tabs and
+# double spaces are single spaces in a run already; every dash is '-' by now.)
+_GROUPED = re.compile(r"\+?[0-9]+(?:[ ./-]+[0-9]+)+")
+_GROUP_SEPARATOR = re.compile(r"[ ./-]+")
 
 
 def runs_of(tokens: list[str]) -> list[list[str]]:
@@ -90,6 +95,7 @@ def pieces(text: str, own: tuple[int, int, int], budget: Budget) -> list[tuple[s
                     out.append((text[st:en], st, en))
                     if "-" in piece and DIGIT.search(piece):
                         out.append((piece.replace("-", ""), st, en))
+                    out.extend((form, st, en) for form in grouped(piece))
         heads = [c + 1 for c in inner[-MAX_PIECE_SEPARATORS:]]
         tails = inner[:MAX_PIECE_SEPARATORS]
         across = _across(text, tokens, index, (word_start, word_end), heads, tails)
@@ -97,6 +103,7 @@ def pieces(text: str, own: tuple[int, int, int], budget: Budget) -> list[tuple[s
             out.append((form, st, en))
             if DIGIT.search(form):
                 out.append((form.replace(" ", "").replace("-", ""), st, en))
+                out.extend((regrouped, st, en) for regrouped in grouped(form))
     return out
 
 
@@ -170,16 +177,72 @@ def compact(forms: Iterable[str]) -> list[str]:
     return [form.replace(" ", "").replace("-", "") for form in forms]
 
 
+def grouped(form: str) -> list[str]:
+    """A number's digit groups joined as a customer types them: by nothing, a space, a hyphen.
+
+    ``555.010.2030``, ``555 / 010/2030`` or ``555 - 010 - 2030`` give ``5550102030``,
+    ``555 010 2030`` and ``555-010-2030``, whatever the separators between the groups;
+    ``[]`` for anything but digit groups (an optional ``+`` first) between spaces, dots,
+    slashes and hyphens. A lone dot is a decimal point, not a separator: ``48.21`` gives nothing.
+    """
+    if not _GROUPED.fullmatch(form) or _GROUP_SEPARATOR.findall(form) == ["."]:
+        return []
+    groups = _GROUP_SEPARATOR.split(form)
+    return ["".join(groups), " ".join(groups), "-".join(groups)]
+
+
+# Digit groups with separators and white space between them, as long as they go; not
+# glued to a letter, digit or separator before (nor a letter or digit after).
+_SPREAD = re.compile(r"(?<![0-9A-Za-z+./-])\+?[0-9]+(?:[\s./-]+[0-9]+)+(?![0-9A-Za-z])")
+_GROUP = re.compile(r"\+?[0-9]+")
+# Before a group, a separator word ends: every spread number has one, few texts do.
+_SPREAD_HINT = re.compile(r"[./-]\s+[0-9]")
+MAX_SPREAD_GROUPS = 8
+"""Most digit groups in a number spread over more than ``MAX_VALUE_WORDS`` words."""
+
+
+def spread_numbers(
+    text: str, own_start: int, own_end: int, budget: Budget
+) -> list[tuple[str, int, int]]:
+    """``(form, start, end)``: numbers too many words long to be runs, regrouped.
+
+    A card with spaced hyphens (``4111 - 1111 - 1111 - 1111``) is seven words: each
+    of its 2 to ``MAX_SPREAD_GROUPS`` consecutive groups over more words than a run
+    holds, with a word of separators only among them, gives the ``grouped`` forms.
+    Only numbers starting in ``text[own_start:own_end]``.
+    """
+    out: list[tuple[str, int, int]] = []
+    if not _SPREAD_HINT.search(text, own_start):
+        return out
+    for number in _SPREAD.finditer(text, own_start):
+        if number.start() >= own_end:
+            break
+        if len(number[0].split()) <= MAX_VALUE_WORDS:
+            continue  # runs of words hold it
+        budget.check()
+        groups = list(_GROUP.finditer(text, number.start(), number.end()))
+        for i in range(len(groups)):
+            for j in range(i + 1, min(i + MAX_SPREAD_GROUPS, len(groups))):
+                st, en = groups[i].start(), groups[j].end()
+                words = text[st:en].split()
+                if len(words) > MAX_VALUE_WORDS and any(not w.strip("./-") for w in words):
+                    digits = [g[0] for g in groups[i : j + 1]]
+                    out.extend((sep.join(digits), st, en) for sep in ("", " ", "-"))
+    return out
+
+
 def distinct_forms(
     runs: list[list[str]],
     stripped: list[list[str]],
     digit_forms: list[str],
     cut: list[str],
 ) -> list[str]:
-    """Every distinct form of the runs: as written, stripped, compact, cut."""
+    """Every distinct form of the runs: as written, stripped, compact, regrouped, cut."""
     distinct: set[str] = set()
     for joined, bare in zip(runs, stripped, strict=True):
         distinct.update(joined, bare)
     distinct.update(compact(digit_forms))
+    for form in digit_forms:
+        distinct.update(grouped(form))
     distinct.update(cut)
     return list(distinct)

@@ -6,19 +6,24 @@ to ``MAX_VALUE_WORDS`` whitespace-separated words, joined by single spaces
 (so line breaks and double spaces between the words do not matter), as
 written and with surrounding punctuation (quotes, brackets, backticks,
 ``*``...) stripped; when it holds a digit, also without spaces and hyphens
-(``4111 1111-1111 1111`` ~ ``4111111111111111``). A run may also begin just
-after, or end just before, a separator inside a word (``: = & / ? ( )`` and
-the like; not ``- _ @ + '``, nor a dot between letters or digits or a comma
-between digits): ``PIN:0417.``, ``?token=R7QK-22LP``, ``answer=Maple Street``.
+(``4111 1111-1111 1111`` ~ ``4111111111111111``); when it is digit groups between
+spaces, dots, slashes or hyphens, also with the groups joined by nothing, a single
+space or a hyphen (``555.010.2030``, ``555 / 010 / 2030`` or ``555 - 010 - 2030`` ~
+``5550102030``, ``555 010 2030`` or ``555-010-2030``; a lone dot is a decimal point:
+``48.21`` is not ``4821``). A run may also begin just after, or end just before, a
+separator inside a word (``: = & / ? ( )`` and the like; not ``- _ @ + '``, nor a
+dot between letters or digits or a comma between digits): ``PIN:0417.``,
+``?token=R7QK-22LP``, ``answer=Maple Street``.
 
 The value in another letter case (``JOHN`` for ``john``) counts only when the
 producer also sent ``sha256_casefold``, the digest of the case-folded value.
 
 Does not count: the value in another spelling or grouping than these
-(``41111111 11111111``). Nor part of a word (``0417`` in ``904172``, in ``$4.17`` or in
-``04.17``), a run cut inside both its first and its last word, values longer
-than ``MAX_VALUE_WORDS`` words, and candidates shorter than two characters.
-Candidates are never logged or kept.
+(``41111111 11111111`` for ``4111 1111 1111 1111``). Nor part of a word (``0417`` in
+``904172``, in ``$4.17`` or in ``04.17``), a run cut inside both its first and its
+last word, values longer than ``MAX_VALUE_WORDS`` words (but for a number of up to
+``MAX_SPREAD_GROUPS`` digit groups, ``4111 - 1111 - 1111 - 1111``), and candidates
+shorter than two characters. Candidates are never logged or kept.
 
 A long text is read in windows of ``WINDOW_WORDS`` words, each with the
 ``MAX_VALUE_WORDS - 1`` words before and after it as context, so every run
@@ -46,8 +51,10 @@ from turncheck.worker.checks.sensitive.private_forms import (
     PUNCTUATION,
     WORD,
     compact,
+    grouped,
     pieces,
     runs_of,
+    spread_numbers,
 )
 from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
 from turncheck.worker.checks.sensitive.spans import merged
@@ -137,6 +144,7 @@ def _find_in(
     """Add the spans of the runs that start in ``window`` to ``spans``; the new ``last_end``."""
     text, offset = window.text, window.offset
     cut = pieces(text, (window.start, window.end, window.first), budget)
+    cut += spread_numbers(text, window.start, window.end, budget)
     # Hashing is the cost: each form is hashed once per salt, up front, and the
     # search below compares forms with the few that hit.
     form_hits = pure_hits if native is None else native_hits
@@ -178,6 +186,7 @@ def _starts(
         with_digit = list(compress(count(), map(int.__lt__, before, before[k:])))
         forms = compact(bare[i] for i in with_digit)
         starts.update(with_digit[j] for j in _where(forms, hits))
+        starts.update(i for i in with_digit if not hits.isdisjoint(grouped(bare[i])))
     return sorted(starts)
 
 
@@ -217,5 +226,7 @@ def _matching_span(joined: str, start: int, end: int, hits: set[str]) -> tuple[i
     if DIGIT.search(stripped):
         compact = stripped.replace(" ", "").replace("-", "")
         if compact != stripped and compact in hits:
+            return inner_start, inner_end
+        if not hits.isdisjoint(grouped(stripped)):
             return inner_start, inner_end
     return None
