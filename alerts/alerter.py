@@ -1,7 +1,7 @@
 """Raise and deliver alerts: read each watched check's latest results, raise the day's
 alert when its pass rate is below the threshold, send what is due, and the digest.
 
-Every step is safe to run from several replicas at once (see ``alerts/store.py``), and
+Every step is safe to run from several replicas at once (see ``worker/store/alerts.py``), and
 sending is ``alerts/delivery.py``'s.
 """
 
@@ -20,18 +20,17 @@ from turncheck.alerts.notice import (
     Digest,
     DigestLine,
     Links,
-    WindowCounts,
     to_json,
 )
 from turncheck.alerts.policy import AlertPolicy
-from turncheck.alerts.readings import Readings
-from turncheck.alerts.store import CHECK, DIGEST, AlertKey, AlertStore
+from turncheck.worker.clock import Clock
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.judge.runner import NOT_JUDGED
+from turncheck.worker.store.alert_readings import Readings, WindowCounts
+from turncheck.worker.store.alerts import CHECK, DIGEST, AlertKey, AlertStore
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], datetime]
 LinkMaker = Callable[[str, str, datetime | None], Links]
 """Where a check's failing turns are found: (check, agent, since)."""
 

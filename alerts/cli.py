@@ -13,13 +13,19 @@ from rich.table import Table
 
 from turncheck.alerts.delivery import RoundReport
 from turncheck.alerts.notice import Notice
-from turncheck.alerts.setup import SETTINGS_OF, build_alerter, preview_alerter, templates
-from turncheck.alerts.store import AlertStore, HistoryRow
-from turncheck.worker import exits, startup
+from turncheck.alerts.setup import (
+    SETTINGS_OF,
+    alert_setup,
+    build_alerter,
+    preview_alerter,
+    templates,
+)
 from turncheck.worker.checks import load_checks
+from turncheck.worker.cli import exits, startup
+from turncheck.worker.clock import utc_now
 from turncheck.worker.errors import ConfigurationError
-from turncheck.worker.parts import utc_now
 from turncheck.worker.store import Store
+from turncheck.worker.store.alerts import AlertStore, HistoryRow
 
 app = typer.Typer(
     help="Daily alerts when a check's pass rate drops.", no_args_is_help=True, rich_markup_mode=None
@@ -37,16 +43,14 @@ def run_once(
     daily digest is left to the schedule of `turncheck run`.
     """
     settings = startup.settings()
-    checks = load_checks(settings.checks)
+    setup = alert_setup(settings, load_checks(settings.checks))
+    if setup is None:
+        raise ConfigurationError(
+            f"no alert channel is configured: set {SETTINGS_OF['slack']}; or {SETTINGS_OF['mail']}"
+        )
 
     async def work(store: Store) -> RoundReport:
-        alerter = build_alerter(settings, checks, store.database, utc_now)
-        if alerter is None:
-            raise ConfigurationError(
-                f"no alert channel is configured: set {SETTINGS_OF['slack']}; or "
-                f"{SETTINGS_OF['mail']}"
-            )
-        return await alerter.run_once()
+        return await build_alerter(setup, settings, store.database, utc_now).run_once()
 
     report = startup.on_store(settings, work)
     if as_json:

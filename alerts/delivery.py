@@ -10,12 +10,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from turncheck.alerts.notice import Notice, from_json
-from turncheck.alerts.store import AlertStore, Due
-from turncheck.worker import metrics
+from turncheck.worker.clock import Clock
 from turncheck.worker.errors import DeliveryFailed
+from turncheck.worker.runtime import metrics
+from turncheck.worker.settings import DEFAULTS, Settings
+from turncheck.worker.store.alerts import AlertStore, Due
 
 log = logging.getLogger(__name__)
 
@@ -25,14 +27,27 @@ Sender = Callable[[Notice], Awaitable[None]]
 DAY_ENDED = "the day ended before a send succeeded"
 
 
+LEASE_MIN_S = 300.0
+"""A delivery is held at least this long, and four times a send's timeout if longer."""
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
-    interval_s: float = 300.0
+    interval_s: float = DEFAULTS.alert_interval_s
     """How often checks are evaluated: one crossing counted per interval."""
-    retry_first_s: float = 30.0
-    retry_max_s: float = 1800.0
-    lease_s: float = 300.0
+    retry_first_s: float = DEFAULTS.alert_retry_first_s
+    retry_max_s: float = DEFAULTS.alert_retry_max_s
+    lease_s: float = LEASE_MIN_S
     """How long a sender holds a delivery; more than a send's timeout."""
+
+    @classmethod
+    def of(cls, settings: Settings) -> Timing:
+        return cls(
+            interval_s=settings.alert_interval_s,
+            retry_first_s=settings.alert_retry_first_s,
+            retry_max_s=settings.alert_retry_max_s,
+            lease_s=max(LEASE_MIN_S, settings.alert_send_timeout_s * 4),
+        )
 
     def retry_after_s(self, attempts: int) -> float:
         return float(min(self.retry_max_s, self.retry_first_s * 2 ** min(max(attempts - 1, 0), 30)))
@@ -54,7 +69,7 @@ class Delivery:
         store: AlertStore,
         senders: Mapping[str, Sender],
         *,
-        clock: Callable[[], datetime],
+        clock: Clock,
         owner: str,
         timing: Timing,
     ) -> None:

@@ -10,10 +10,10 @@ from turncheck.alerts.notice import (
     DayRate,
     Digest,
     DigestLine,
-    Earlier,
     Links,
-    WindowCounts,
 )
+from turncheck.worker.store.alert_readings import WindowCounts
+from turncheck.worker.store.alerts import Earlier
 
 DAY = date(2026, 12, 1)
 RAISED_AT = datetime(2026, 12, 1, 10, 5, tzinfo=UTC)

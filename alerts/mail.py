@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import logging
 import ssl
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Literal
 import aiosmtplib
 
 from turncheck.alerts.rendered import CHART_CID, MailMessage
+from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.errors import ConfigurationError, DeliveryFailed, error_chain
 
 log = logging.getLogger(__name__)
@@ -78,9 +78,7 @@ class MailConfig:
 class MailChannel:
     """Sends alerts by mail; see the module docstring for what ``send`` guarantees."""
 
-    def __init__(
-        self, config: MailConfig, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
-    ) -> None:
+    def __init__(self, config: MailConfig, clock: Clock = utc_now) -> None:
         self._config = config
         self._clock = clock
         self._tls = _tls_context(config.ca_file) if config.security != "none" else None

@@ -11,26 +11,8 @@ from datetime import date, datetime
 
 from pydantic import TypeAdapter
 
-
-@dataclass(frozen=True, slots=True)
-class WindowCounts:
-    """The verdicts of a check's latest results. ``not_judged`` are errored by the worker
-    (a deploy, a full judge backlog), ``errored`` by the check; both count as not passed."""
-
-    passed: int = 0
-    failed: int = 0
-    errored: int = 0
-    not_judged: int = 0
-    oldest_at: datetime | None = None
-    """When the oldest of these results was stored: where the failing turns begin."""
-
-    @property
-    def total(self) -> int:
-        return self.passed + self.failed + self.errored + self.not_judged
-
-    @property
-    def pass_rate(self) -> float | None:
-        return self.passed / self.total if self.total else None
+from turncheck.worker.store.alert_readings import WindowCounts
+from turncheck.worker.store.alerts import Earlier
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +24,6 @@ class DayRate:
     @property
     def rate(self) -> float | None:
         return self.passed / self.total if self.total else None
-
-
-@dataclass(frozen=True, slots=True)
-class Earlier:
-    """The check's previous alert, and how often evaluations found it below the threshold
-    again that day, when it could not alert a second time."""
-
-    day: date
-    suppressed: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,14 +6,15 @@ from dataclasses import dataclass
 
 from turncheck.alerts.rendered import ChannelName
 from turncheck.schemas.checkbase import AlertRule
+from turncheck.worker.settings import DEFAULTS
 
 
 @dataclass(frozen=True, slots=True)
 class AlertPolicy:
-    latest: int = 200
+    latest: int = DEFAULTS.alert_latest
     """How many of the check's latest results are counted."""
-    min_pass_rate: float = 0.95
-    min_results: int = 50
+    min_pass_rate: float = DEFAULTS.alert_min_pass_rate
+    min_results: int = DEFAULTS.alert_min_results
     """With fewer results than this the rate says too little: no alert."""
     channels: tuple[ChannelName, ...] = ("slack", "mail")
 

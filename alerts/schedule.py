@@ -10,7 +10,6 @@ consuming never waits on it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -20,24 +19,11 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from turncheck.alerts.alerter import Alerter
 from turncheck.alerts.setup import configured_channels, slack_channel
-from turncheck.worker.errors import DeliveryFailed, StoreUnavailable
+from turncheck.worker.errors import DeliveryFailed
+from turncheck.worker.runtime.scheduler import guarded
 from turncheck.worker.settings import Settings
 
 log = logging.getLogger(__name__)
-
-
-def guarded(name: str, job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
-    """The job, with its failures logged: it runs again at its next time."""
-
-    async def run() -> None:
-        try:
-            await job()
-        except StoreUnavailable as exc:
-            log.warning("%s skipped: database unavailable error=%s", name, exc)
-        except Exception:
-            log.exception("%s failed", name)
-
-    return run
 
 
 async def probe_slack(settings: Settings) -> None:

@@ -4,7 +4,7 @@ templates, and the ``Alerter`` over them. Refuses at start what could never be s
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -18,12 +18,13 @@ from turncheck.alerts.policy import AlertPolicy
 from turncheck.alerts.render import Templates
 from turncheck.alerts.rendered import ChannelName
 from turncheck.alerts.slack import SlackChannel, SlackConfig
-from turncheck.alerts.store import AlertStore
 from turncheck.worker.checks import CheckSet
+from turncheck.worker.clock import Clock
 from turncheck.worker.errors import ConfigurationError
-from turncheck.worker.outbox import claimant_id
+from turncheck.worker.runtime.claimant import claimant_id
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Database
+from turncheck.worker.store.alerts import AlertStore
 
 SETTINGS_OF = {
     "slack": "TURNCHECK_ALERT_SLACK_TOKEN and TURNCHECK_ALERT_SLACK_CHANNEL, or "
@@ -51,11 +52,15 @@ def default_policy(settings: Settings) -> AlertPolicy:
                 f"invalid setting TURNCHECK_ALERT_CHANNELS: {channel} is not configured "
                 f"(set {SETTINGS_OF[channel]})"
             )
+    return replace(thresholds(settings), channels=channels)
+
+
+def thresholds(settings: Settings) -> AlertPolicy:
+    """The settings' thresholds, on every channel."""
     return AlertPolicy(
         latest=settings.alert_latest,
         min_pass_rate=settings.alert_min_pass_rate,
         min_results=min(settings.alert_min_results, settings.alert_latest),
-        channels=channels,
     )
 
 
@@ -151,71 +156,66 @@ def senders(settings: Settings, rendering: Templates) -> dict[str, Sender]:
     return found
 
 
-def check_alert_settings(settings: Settings, checks: CheckSet) -> str:
-    """Refuse, before any service is reached, alert settings or templates that could
-    never send; say what alerts will do."""
-    configured = configured_channels(settings)
-    if not configured:
-        return ALERTS_OFF
-    watched = watched_checks(checks, default_policy(settings), configured)
-    senders(settings, templates(settings))
-    return alerts_on(configured, watched)
+@dataclass(frozen=True, slots=True)
+class AlertSetup:
+    """Alerts as the settings and the checks configure them, checked once at start:
+    what ``build_alerter`` wires to the database and the clock."""
+
+    channels: tuple[ChannelName, ...]
+    watched: tuple[Watched, ...]
+    senders: dict[str, Sender]
+    defaults: AlertPolicy
+
+    def describe(self) -> str:
+        return f"alerts on: {', '.join(self.channels)}; checks watched={len(self.watched)}"
 
 
 ALERTS_OFF = "alerts off: no Slack or mail channel configured"
 
 
-def alerts_on(channels: Iterable[str], watched: Sequence[Watched]) -> str:
-    return f"alerts on: {', '.join(channels)}; checks watched={len(watched)}"
-
-
-def describe(alerter: Alerter | None) -> str:
-    """What alerts will do, from the alerter already built (nothing is checked again)."""
-    if alerter is None:
-        return ALERTS_OFF
-    return alerts_on(alerter.delivery.senders, alerter.watched)
-
-
-def build_alerter(
-    settings: Settings,
-    checks: CheckSet,
-    database: Database,
-    clock: Callable[[], datetime],
-) -> Alerter | None:
-    """The alerter, or None when no channel is configured (alerts are then off)."""
+def alert_setup(settings: Settings, checks: CheckSet) -> AlertSetup | None:
+    """Refuse, before any service is reached, alert settings or templates that could
+    never send; None when no channel is configured (alerts are then off)."""
     configured = configured_channels(settings)
     if not configured:
         return None
     defaults = default_policy(settings)
-    return Alerter(
-        AlertStore(database),
+    return AlertSetup(
+        configured,
         watched_checks(checks, defaults, configured),
         senders(settings, templates(settings)),
+        defaults,
+    )
+
+
+def describe(setup: AlertSetup | None) -> str:
+    """What alerts will do, from the setup already checked (nothing is checked again)."""
+    return ALERTS_OFF if setup is None else setup.describe()
+
+
+def build_alerter(
+    setup: AlertSetup, settings: Settings, database: Database, clock: Clock
+) -> Alerter:
+    """The alerter over ``setup``: its store on ``database``, its time from ``clock``."""
+    return Alerter(
+        AlertStore(database),
+        setup.watched,
+        setup.senders,
         clock=clock,
         zone=ZoneInfo(settings.alert_timezone),
         links=link_maker(settings),
         owner=claimant_id(),
-        timing=Timing(
-            interval_s=settings.alert_interval_s,
-            retry_first_s=settings.alert_retry_first_s,
-            retry_max_s=settings.alert_retry_max_s,
-            lease_s=max(300.0, settings.alert_send_timeout_s * 4),
-        ),
-        digest_channels=defaults.channels,
+        timing=Timing.of(settings),
+        digest_channels=setup.defaults.channels,
         digest_hour=settings.alert_digest_hour,
     )
 
 
 def preview_alerter(
-    settings: Settings, checks: CheckSet, database: Database, clock: Callable[[], datetime]
+    settings: Settings, checks: CheckSet, database: Database, clock: Clock
 ) -> Alerter:
     """An alerter that builds notices and sends nothing: for ``alerts preview``."""
-    defaults = AlertPolicy(
-        latest=settings.alert_latest,
-        min_pass_rate=settings.alert_min_pass_rate,
-        min_results=min(settings.alert_min_results, settings.alert_latest),
-        channels=(),
-    )
+    defaults = replace(thresholds(settings), channels=())
     return Alerter(
         AlertStore(database),
         watched_checks(checks, defaults),

@@ -35,9 +35,9 @@ from tests.conftest import scratch_database  # noqa: E402
 from turncheck.alerts.alerter import Alerter, Watched  # noqa: E402
 from turncheck.alerts.notice import Links  # noqa: E402
 from turncheck.alerts.policy import AlertPolicy  # noqa: E402
-from turncheck.alerts.store import AlertStore  # noqa: E402
-from turncheck.worker.parts import utc_now  # noqa: E402
+from turncheck.worker.clock import utc_now  # noqa: E402
 from turncheck.worker.store import Database, create_engine  # noqa: E402
+from turncheck.worker.store.alerts import AlertStore  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
 
 row_each = table(

@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.decode_cases import padded_turn, rich_turn, structured_turn  # noqa: E402
 from tests.factories import turn_bytes  # noqa: E402
+from tests.turns.decode_cases import padded_turn, rich_turn, structured_turn  # noqa: E402
 from turncheck.schemas.turn import Turn as TurnContract  # noqa: E402
-from turncheck.worker.decode import decode_turn  # noqa: E402
+from turncheck.worker.turns.decode import decode_turn  # noqa: E402
 
 MESSAGES = {
     "minimal": turn_bytes(),

@@ -45,13 +45,13 @@ sys.path.insert(0, str(ROOT))
 from tests.conftest import fresh_store  # noqa: E402
 from tests.factories import turn_bytes  # noqa: E402
 from tests.judge.fake_provider import FakeProvider, Scripted  # noqa: E402
+from turncheck.worker.app import build_judging, build_pipeline  # noqa: E402
 from turncheck.worker.checks import load_checks  # noqa: E402
-from turncheck.worker.evaluate import warm_up  # noqa: E402
 from turncheck.worker.judge.config import JudgeEndpoint  # noqa: E402
 from turncheck.worker.judge.http import HttpJudgeClient  # noqa: E402
 from turncheck.worker.judge.runner import JudgeRunner  # noqa: E402
-from turncheck.worker.parts import build_judging, build_pipeline  # noqa: E402
-from turncheck.worker.pipeline import Pipeline, RawMessage  # noqa: E402
+from turncheck.worker.pipeline.batch import Pipeline, RawMessage  # noqa: E402
+from turncheck.worker.pipeline.evaluate import warm_up  # noqa: E402
 from turncheck.worker.settings import Settings  # noqa: E402
 from turncheck.worker.store import Store  # noqa: E402
 from turncheck.worker.store.tables import check_results  # noqa: E402
@@ -127,7 +127,9 @@ async def build(
     stack.push_async_callback(store.close)
     checks = load_checks(settings.checks)
     warm_up(checks)
-    client = HttpJudgeClient({"judge-small": JudgeEndpoint(provider="openai", base_url=judge.url)})
+    client = HttpJudgeClient(
+        {"judge-small": JudgeEndpoint(provider="openai", base_url=judge.url)}, {}
+    )
     stack.push_async_callback(client.aclose)
     judging = build_judging(settings, checks, store, client) if judged else None
     if judging is not None:

@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.conftest import scratch_database  # noqa: E402
 from tests.store.outbox_rows import add_events  # noqa: E402
-from turncheck.worker.outbox import OutboxPolicy, Send, drain  # noqa: E402
-from turncheck.worker.parts import kafka_sender, utc_now  # noqa: E402
+from turncheck.worker.clock import utc_now  # noqa: E402
+from turncheck.worker.kafka.producer import kafka_sender  # noqa: E402
+from turncheck.worker.outbox.publisher import OutboxPolicy, Send, drain  # noqa: E402
 from turncheck.worker.store import Store  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
 from turncheck.worker.store.tables import outbox  # noqa: E402

@@ -33,8 +33,8 @@ from turncheck.worker.checks.budget import Budget  # noqa: E402
 from turncheck.worker.checks.sensitive import private_values  # noqa: E402
 from turncheck.worker.checks.sensitive.context import DetectorContext  # noqa: E402
 from turncheck.worker.checks.sensitive.native import NATIVE, Native  # noqa: E402
-from turncheck.worker.decode import decode_turn  # noqa: E402
-from turncheck.worker.turn import PrivateValue  # noqa: E402
+from turncheck.worker.turns.decode import decode_turn  # noqa: E402
+from turncheck.worker.turns.structs import PrivateValue  # noqa: E402
 
 BUDGET_MS = 1000.0
 

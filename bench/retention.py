@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 from tests.conftest import scratch_database  # noqa: E402
 from tests.factories import make_turn  # noqa: E402
 from turncheck.worker.checks import CheckId, CheckResult, Verdict  # noqa: E402
-from turncheck.worker.erasure import Eraser  # noqa: E402
-from turncheck.worker.purge import Purger  # noqa: E402
-from turncheck.worker.records import TurnRef, TurnResults  # noqa: E402
+from turncheck.worker.pipeline.records import TurnRef, TurnResults  # noqa: E402
+from turncheck.worker.retention.erasure import Eraser  # noqa: E402
+from turncheck.worker.retention.purge import Purger  # noqa: E402
 from turncheck.worker.store import Store  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
 

@@ -11,7 +11,7 @@ messages, history, JSON tool results and knowledge:
      spaCy pipeline (no model, no NER), no URL recognizer, nothing fetched;
   3. ``json.dumps(json.loads(raw))`` of each turn: what any Python worker pays per turn.
 Each call is timed alone with ``perf_counter_ns``, after 200 warm-up calls not counted and
-the heap frozen as the worker freezes it (``parts.freeze_heap``); the four take turns item
+the heap frozen as the worker freezes it (``runtime.heap.freeze_heap``); the four take turns item
 by item in a shuffled order, so a busy moment of a shared machine falls on all of them, and
 none always finds the item's data warm from the one before.
 
@@ -44,10 +44,10 @@ sys.path.insert(0, str(ROOT))
 from turncheck.worker.checks import CheckSet, gates, load_checks, parse_check_file  # noqa: E402
 from turncheck.worker.checks.budget import Budget  # noqa: E402
 from turncheck.worker.checks.definitions import COMPILERS  # noqa: E402
-from turncheck.worker.decode import decode_turn  # noqa: E402
-from turncheck.worker.evaluate import evaluate  # noqa: E402
-from turncheck.worker.parts import freeze_heap  # noqa: E402
-from turncheck.worker.turn import Turn  # noqa: E402
+from turncheck.worker.pipeline.evaluate import evaluate  # noqa: E402
+from turncheck.worker.runtime.heap import freeze_heap  # noqa: E402
+from turncheck.worker.turns.decode import decode_turn  # noqa: E402
+from turncheck.worker.turns.structs import Turn  # noqa: E402
 
 CHECKS = ROOT / "bench" / "rules_checks.yaml"
 WARMUP = 200

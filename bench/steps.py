@@ -2,7 +2,7 @@
 
 Runs the worker of ``throughput.py`` (same turns, example checks, one process) over a
 topic of TURNS turns until its offsets are committed, with each step of
-``worker/pipeline.py`` timed where it runs: decode (``decode_turn``), checks
+``worker/pipeline/batch.py`` timed where it runs: decode (``decode_turn``), checks
 (``evaluate``), store (``store_batch``: results, rollups, outbox in one transaction),
 commit (the Kafka offset commit). What is left of the wall time is the consumer
 outside the pipeline (fetching, FastStream, the event loop) and waiting between steps.
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.throughput import bench_settings, make_turns, produce, wait_committed  # noqa: E402
 from tests.conftest import fresh_store, scratch_database  # noqa: E402
-from turncheck.worker import pipeline  # noqa: E402
-from turncheck.worker.app import build_worker  # noqa: E402
+from turncheck.worker.app import build_worker, plan  # noqa: E402
+from turncheck.worker.pipeline import batch as pipeline  # noqa: E402
 
 spent: dict[str, float] = defaultdict(float)
 
@@ -79,7 +79,7 @@ async def main(count: int) -> None:
     instrument()
     async with scratch_database(server, "bench_steps") as url:
         settings = bench_settings(bootstrap, url, topic)
-        app = build_worker(settings, store=await fresh_store(url, settings.topic_events))
+        app = build_worker(plan(settings), store=await fresh_store(url, settings.topic_events))
         spent.clear()
         started, cpu_started = time.perf_counter(), time.process_time()
         async with app:

@@ -33,10 +33,9 @@ from bench.throughput import make_turns  # noqa: E402
 from tests.conftest import scratch_database  # noqa: E402
 from tests.store.test_migration_0007 import sa_table_0006  # noqa: E402
 from turncheck.worker.checks import Verdict, load_checks  # noqa: E402
-from turncheck.worker.decode import decode_turn  # noqa: E402
-from turncheck.worker.evaluate import evaluate  # noqa: E402
-from turncheck.worker.parts import utc_now  # noqa: E402
-from turncheck.worker.records import TurnRef, TurnResults  # noqa: E402
+from turncheck.worker.clock import utc_now  # noqa: E402
+from turncheck.worker.pipeline.evaluate import evaluate  # noqa: E402
+from turncheck.worker.pipeline.records import TurnRef, TurnResults  # noqa: E402
 from turncheck.worker.store import Database, ResultWriter, create_engine  # noqa: E402
 from turncheck.worker.store.migrate import alembic_config  # noqa: E402
 from turncheck.worker.store.rows import (  # noqa: E402
@@ -53,6 +52,7 @@ from turncheck.worker.store.tables import (  # noqa: E402
     pass_rate_rollups,
     passed_results,
 )
+from turncheck.worker.turns.decode import decode_turn  # noqa: E402
 
 BATCH = 500
 CHUNK_ROWS = 250

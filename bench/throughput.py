@@ -27,7 +27,7 @@ ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.conftest import fresh_store, scratch_database  # noqa: E402
-from turncheck.worker.app import build_worker, replay  # noqa: E402
+from turncheck.worker.app import build_worker, plan, replay  # noqa: E402
 from turncheck.worker.settings import Settings  # noqa: E402
 
 WORDS = [
@@ -78,7 +78,7 @@ async def bench_replay(turns: list[bytes], workdir: Path) -> float:
     await (await fresh_store(url)).close()
     settings = Settings(database_url=url, checks=[ROOT / "examples" / "checks.yaml"])
     start = time.perf_counter()
-    totals = await replay(settings, str(path))
+    totals = await replay(plan(settings), str(path))
     elapsed = time.perf_counter() - start
     assert totals.turns == len(turns)
     return len(turns) / elapsed
@@ -154,7 +154,7 @@ def bench_settings(bootstrap: str, database_url: str, topic: str) -> Settings:
 async def bench_worker(bootstrap: str, database_url: str, topic: str, count: int) -> float:
     settings = bench_settings(bootstrap, database_url, topic)
     store = await fresh_store(database_url, settings.topic_events)
-    app = build_worker(settings, store=store)
+    app = build_worker(plan(settings), store=store)
     start = time.perf_counter()
     async with app:
         await wait_committed(bootstrap, settings.group_id, topic, count)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from turncheck.worker.checks import CheckSet, load_checks
-from turncheck.worker.decode import decode_turn
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.decode import decode_turn
+from turncheck.worker.turns.structs import Turn
 
 FIXED_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

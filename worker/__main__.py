@@ -1,3 +1,3 @@
-from turncheck.worker.cli import main
+from turncheck.worker.cli.main import main
 
 main()

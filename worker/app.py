@@ -1,60 +1,102 @@
-"""The composition root: the only place that builds the parts and wires them together."""
+"""The composition root, the one place that builds turncheck's parts and wires them.
+
+``plan(settings)`` checks everything the settings and the checks ask for, once and
+before any service is reached: the check files, the judges, and for the Kafka worker
+the alert channels and templates, the webhooks and the embedded API. A bad one raises
+a ``ConfigurationError`` naming it. ``build_worker`` and ``replay`` then wire those
+``Parts`` to the store, the broker and the clock, checking nothing again. This is the
+only module of ``worker/`` that imports ``alerts/``.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import typer
 from faststream import FastStream
 from faststream.kafka import KafkaBroker
 
-from turncheck.alerts.setup import build_alerter
+from turncheck.alerts.schedule import add_alert_jobs
+from turncheck.alerts.setup import AlertSetup, alert_setup, build_alerter
 from turncheck.alerts.setup import describe as describe_alerts
-from turncheck.worker.checks import CheckSet
-from turncheck.worker.consumer import KafkaDeadLetter, subscribe, subscribe_erasures
-from turncheck.worker.outbox import drain, run_outbox
-from turncheck.worker.parts import (
-    build_judging,
-    build_pipeline,
-    embedded_api,
-    eraser_for,
-    judge_client,
-    kafka_sender,
-    open_store,
-    outbox_policy,
-    purger_for,
-    ready_checks,
-    settle_judging,
-    utc_now,
-)
-from turncheck.worker.replay import ReplayTotals, replay_file
-from turncheck.worker.schedule import worker_scheduler
-from turncheck.worker.settings import Settings
+from turncheck.worker.checks import CheckSet, load_checks
+from turncheck.worker.clock import Clock, utc_now
+from turncheck.worker.judge.config import load_judges
+from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.judge.runner import JudgeRunner
+from turncheck.worker.kafka.dead_letter import KafkaDeadLetter
+from turncheck.worker.kafka.erasures import subscribe_erasures
+from turncheck.worker.kafka.producer import kafka_sender
+from turncheck.worker.kafka.subscriber import subscribe
+from turncheck.worker.outbox.publisher import OutboxPolicy, drain, run_outbox
+from turncheck.worker.pipeline.batch import DeadLetter, Judging, Pipeline
+from turncheck.worker.pipeline.evaluate import warm_up
+from turncheck.worker.pipeline.replay import ReplayTotals, replay_file
+from turncheck.worker.pipeline.save import StoreRetry
+from turncheck.worker.retention.erasure import Eraser
+from turncheck.worker.retention.purge import Purger, outbox_purge
+from turncheck.worker.runtime.heap import freeze_heap
+from turncheck.worker.runtime.scheduler import worker_scheduler
+from turncheck.worker.settings import Settings, process_environment
 from turncheck.worker.store import Store
+from turncheck.worker.webhooks.config import Endpoint
 from turncheck.worker.webhooks.setup import serve_webhooks, webhook_endpoints
+
+if TYPE_CHECKING:
+    from turncheck.worker.api import EmbeddedApi
 
 log = logging.getLogger(__name__)
 # FastStream's default loggers have coloured handlers of their own (one on stdout) and do
-# not propagate; a logger of ours sends its lines through the one handler worker/logs.py sets.
+# not propagate; a logger of ours sends its lines through the one handler runtime/logs.py sets.
 broker_log = logging.getLogger("turncheck.worker.broker")
 
 
-def build_worker(
-    settings: Settings,
-    *,
-    checks: CheckSet | None = None,
-    store: Store | None = None,
-    clock: Callable[[], datetime] = utc_now,
-) -> FastStream:
-    """The Kafka worker: consumer, dead-letter publisher and outbox publisher."""
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What the settings configure, each checked: built once by ``plan``."""
+
+    settings: Settings
+    checks: CheckSet
+    judge: HttpJudgeClient
+    """The judges' client; it opens its connections only when started."""
+    alerts: AlertSetup | None
+    """None: no alert channel configured, or not the Kafka worker."""
+    webhooks: tuple[Endpoint, ...]
+
+
+def plan(settings: Settings, checks: CheckSet | None = None) -> Parts:
+    """Check what ``settings`` configure and return the parts; ``checks`` in place of the
+    files the settings name. The Kafka worker's own parts (alerts, webhooks, the
+    embedded API) are checked when ``TURNCHECK_KAFKA_BOOTSTRAP`` is set."""
+    checks = checks if checks is not None else load_checks(settings.checks)
+    judge = HttpJudgeClient(load_judges(settings.judges), process_environment())
+    alerts: AlertSetup | None = None
+    webhooks: tuple[Endpoint, ...] = ()
+    if settings.kafka_bootstrap:
+        alerts = alert_setup(settings, checks)
+        webhooks = tuple(webhook_endpoints(settings))
+        if settings.api_in_run:
+            from turncheck.worker.api import check_api_settings  # FastAPI only when it serves
+
+            check_api_settings(settings)
+    return Parts(settings, checks, judge, alerts, webhooks)
+
+
+def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc_now) -> FastStream:
+    """The Kafka worker: consumer, dead-letter publisher, outbox publisher, webhooks,
+    scheduler (purge, alerts) and, when asked, the API."""
+    settings = parts.settings
     if not settings.kafka_bootstrap:
         raise ValueError("TURNCHECK_KAFKA_BOOTSTRAP is not set")
-    checks = ready_checks(settings, checks)
+    checks = ready(parts.checks)
     store = store if store is not None else open_store(settings)
-    client = judge_client(settings)
+    client = parts.judge
     judging = build_judging(settings, checks, store, client, clock)
     broker = KafkaBroker(
         settings.kafka_bootstrap,
@@ -81,16 +123,18 @@ def build_worker(
             eraser,
             dead_letter,
             clock,
+            StoreRetry.of(settings),
             topic=settings.topic_erasure,
             group_id=f"{settings.group_id}.erasure",
         )
-    alerter = build_alerter(settings, checks, store.database, clock)
-    scheduler = worker_scheduler(settings, purger_for(settings, store), alerter, clock)
-    webhooks = webhook_endpoints(settings)
+    alerter = build_alerter(parts.alerts, settings, store.database, clock) if parts.alerts else None
+    scheduler = worker_scheduler(settings, purger_for(settings, store), clock)
+    if alerter is not None:
+        add_alert_jobs(scheduler, alerter, settings)
     api = embedded_api(settings, store, clock)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
-    publishing = outbox_policy(settings)
+    publishing = OutboxPolicy.of(settings)
     tasks: list[asyncio.Task[None]] = []
 
     @app.after_startup
@@ -108,10 +152,10 @@ def build_worker(
             store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
         )
         tasks.append(asyncio.create_task(sender))
-        if webhooks:
-            hooks = serve_webhooks(settings, webhooks, store.database, clock, stop)
+        if parts.webhooks:
+            hooks = serve_webhooks(settings, parts.webhooks, store.database, clock, stop)
             tasks.append(asyncio.create_task(hooks))
-        log.info(describe_alerts(alerter))
+        log.info(describe_alerts(parts.alerts))
         if eraser is None:
             log.warning("erasure off: TURNCHECK_ERASURE_KEY is not set; requests wait on the topic")
         scheduler.start()
@@ -140,16 +184,13 @@ def build_worker(
 
 
 async def replay(
-    settings: Settings,
-    path: str,
-    *,
-    checks: CheckSet | None = None,
-    on_progress: Callable[[int], None] | None = None,
+    parts: Parts, path: str, *, on_progress: Callable[[int], None] | None = None
 ) -> ReplayTotals:
     """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
-    checks = ready_checks(settings, checks)
+    settings = parts.settings
+    checks = ready(parts.checks)
     store = open_store(settings)
-    client = judge_client(settings)
+    client = parts.judge
     judging = build_judging(settings, checks, store, client)
     if judging is not None:
         client.open()
@@ -174,7 +215,106 @@ async def replay(
                 settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
             )
             async with broker:
-                await drain(store.outbox, kafka_sender(broker), utc_now, outbox_policy(settings))
+                await drain(store.outbox, kafka_sender(broker), utc_now, OutboxPolicy.of(settings))
     finally:
         await store.close()
     return totals
+
+
+def alert_commands() -> typer.Typer:
+    """``turncheck alerts …``: the command line mounts them through here."""
+    from turncheck.alerts.cli import app
+
+    return app
+
+
+def ready(checks: CheckSet) -> CheckSet:
+    """The checks, warmed up, with the heap frozen after: what a long run starts with."""
+    warm_up(checks)
+    freeze_heap()
+    return checks
+
+
+def open_store(settings: Settings) -> Store:
+    return Store.open(settings.database_url, events_topic=settings.topic_events)
+
+
+def build_pipeline(
+    settings: Settings,
+    checks: CheckSet,
+    store: Store,
+    dead_letter: DeadLetter,
+    clock: Clock = utc_now,
+    judging: Judging | None = None,
+) -> Pipeline:
+    return Pipeline(
+        checks=checks,
+        store=store.writer,
+        dead_letter=dead_letter,
+        clock=clock,
+        retention=settings.retention,
+        retry=StoreRetry.of(settings),
+        judging=judging,
+        ledger=eraser_for(settings, store),
+    )
+
+
+def eraser_for(settings: Settings, store: Store) -> Eraser | None:
+    """Erasure and its ledger need the key of the ledger's hash; without it, both are off."""
+    if settings.erasure_key is None:
+        return None
+    return Eraser(store.database, settings.erasure_key.get_secret_value().encode())
+
+
+def embedded_api(settings: Settings, store: Store, clock: Clock) -> EmbeddedApi | None:
+    """The HTTP API on the worker's loop, when ``api_in_run`` asks for it."""
+    if not settings.api_in_run:
+        return None
+    # Imported here: only a worker that serves the API loads FastAPI and uvicorn.
+    from turncheck.worker.api import EmbeddedApi
+
+    return EmbeddedApi(settings, store, clock)
+
+
+def purger_for(settings: Settings, store: Store) -> Purger:
+    events = outbox_purge(store.outbox, settings.outbox_keep_sent_s, settings.purge_chunk_rows)
+    return Purger(
+        store.database,
+        chunk_rows=settings.purge_chunk_rows,
+        purge_events=events,
+        eraser=eraser_for(settings, store),
+    )
+
+
+def build_judging(
+    settings: Settings,
+    checks: CheckSet,
+    store: Store,
+    client: HttpJudgeClient,
+    clock: Clock = utc_now,
+) -> Judging | None:
+    """The background judge, when any check is judged; None otherwise."""
+    if not checks.has_judged:
+        return None
+    runner = JudgeRunner(
+        client,
+        store.writer,
+        clock,
+        capacity=settings.judge_queue_max,
+        workers=settings.judge_workers,
+        deadline_s=settings.judge_deadline_s,
+        retry=StoreRetry.of(settings),
+    )
+    return Judging(runner, frozenset(client.endpoints), settings.judge_deadline_s)
+
+
+async def settle_judging(
+    judging: Judging | None, client: HttpJudgeClient, timeout_s: float | None
+) -> None:
+    """Give held judgements up to ``timeout_s`` (None: as long as they take; each has its
+    deadline) to finish, then stop; what is left stays pending for a later sweep."""
+    if judging is not None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(judging.runner.join(), timeout_s)
+        await judging.runner.stop()
+    await client.aclose()

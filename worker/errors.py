@@ -19,11 +19,14 @@
 Foreign errors (SQLAlchemy, aiokafka, httpx, pydantic, slack-sdk, aiosmtplib) are translated where
 they enter. Every message here is safe to log or store: it names fields,
 hosts and causes, never a password or text of a turn, a prompt or a reply.
-The command line's exit codes are in ``worker/exits.py``.
+The command line's exit codes are in ``worker/cli/exits.py``.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import socket
 from collections.abc import Iterator
 
 
@@ -133,3 +136,29 @@ def error_chain(exc: BaseException) -> Iterator[BaseException]:
         orig = getattr(error, "orig", None)
         wrapped = orig if isinstance(orig, BaseException) and id(orig) not in seen else None
         error = wrapped or error.__cause__ or error.__context__
+
+
+def os_cause(error: BaseException) -> str | None:
+    """The cause of a network or file error in a few words, from its type and errno
+    (never its message, which may quote a host or a path); None for any other error."""
+    if isinstance(error, socket.gaierror):
+        return "unknown host"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    if isinstance(error, OSError):
+        number = error.errno or _first_errno(str(error))
+        return os.strerror(number).lower() if number else type_words(type(error).__name__)
+    return None
+
+
+def _first_errno(message: str) -> int | None:
+    """asyncio joins the failures of every address of a host into one OSError without errno:
+    "Multiple exceptions: [Errno 111] Connect call failed ..."."""
+    found = re.search(r"\[Errno (\d+)\]", message)
+    return int(found[1]) if found else None
+
+
+def type_words(name: str) -> str:
+    """``InsufficientPrivilegeError`` → "insufficient privilege"."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", name.removesuffix("Error")).lower()
+    return words if " " in words else f"{words} error"

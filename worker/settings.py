@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -68,6 +69,13 @@ class Settings(BaseSettings):
     outbox_retry_max_s: float = Field(default=300.0, gt=0)
     outbox_keep_sent_s: float = Field(
         default=86_400.0, ge=0, description="How long sent events stay in the outbox."
+    )
+    store_retry_first_s: float = Field(
+        default=0.5,
+        gt=0,
+        description="First wait before the store is tried again (an outage, a refused "
+        "batch); it doubles up to store_retry_max_s. A batch that failed is redelivered "
+        "after the same waits.",
     )
     store_retry_max_s: float = Field(default=30.0, gt=0)
     store_attempts: int = Field(
@@ -213,10 +221,24 @@ class Settings(BaseSettings):
         return self.database_url.startswith("sqlite")
 
 
+PROBE_TIMEOUT_S = 5.0
+"""How long a command waits for the database or the broker to answer at its start."""
+
+DEFAULTS = Settings.model_construct()
+"""Every setting at its default, without reading the environment: the one place a
+policy's defaults come from (``OutboxPolicy``, ``StoreRetry``, ``AlertPolicy``, ...)."""
+
+
+def process_environment() -> Mapping[str, str]:
+    """The process's environment, for files that name where a secret is rather than hold
+    it (a judge's ``api_key_env``, a webhook's ``secret_env``): read when used."""
+    return os.environ
+
+
 def secret_variable(name: str) -> SecretStr | None:
     """The environment variable ``name`` as a secret, for files that name where a secret is
     (``secret_env`` in TURNCHECK_WEBHOOKS) rather than holding it; None when unset or empty."""
-    value = os.environ.get(name, "").strip()
+    value = process_environment().get(name, "").strip()
     return SecretStr(value) if value else None
 
 

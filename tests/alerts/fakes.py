@@ -12,12 +12,12 @@ from turncheck.alerts.alerter import Alerter, Watched
 from turncheck.alerts.delivery import Timing
 from turncheck.alerts.notice import Links, Notice
 from turncheck.alerts.policy import AlertPolicy
-from turncheck.alerts.store import AlertStore
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
 from turncheck.worker.checks.result import Outcome
 from turncheck.worker.errors import DeliveryFailed
-from turncheck.worker.records import TurnRef, TurnResults
+from turncheck.worker.pipeline.records import TurnRef, TurnResults
 from turncheck.worker.store import Store
+from turncheck.worker.store.alerts import AlertStore
 
 CHECK = "no-card-numbers"
 AGENT = "support-bot"

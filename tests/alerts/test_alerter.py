@@ -18,10 +18,10 @@ from turncheck.alerts.alerter import Watched
 from turncheck.alerts.delivery import DAY_ENDED
 from turncheck.alerts.notice import CheckAlert, Digest
 from turncheck.alerts.policy import AlertPolicy
-from turncheck.alerts.store import AlertStore
 from turncheck.worker.checks import Verdict
 from turncheck.worker.judge.runner import ABANDONED
 from turncheck.worker.store import Store
+from turncheck.worker.store.alerts import AlertStore
 
 
 def recorders() -> dict[str, Recorder]:

@@ -14,9 +14,9 @@ from tests.conftest import fresh_store, service
 from tests.factories import turn_bytes
 from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
 from tests.kafka.test_worker_contract import stored_turns, wait_for
-from turncheck.alerts.store import AlertStore
-from turncheck.worker.app import build_worker
+from turncheck.worker.app import build_worker, plan
 from turncheck.worker.settings import Settings
+from turncheck.worker.store.alerts import AlertStore
 
 CHECKS = """
 agent: support-bot
@@ -73,7 +73,7 @@ async def test_the_worker_alerts_on_its_schedule_once_a_day(
     s = settings_for(backend, tmp_path, slack_server.base_url)
     await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
     store = await fresh_store(s.database_url, s.topic_events)
-    app = build_worker(s, store=await fresh_store(s.database_url, s.topic_events))
+    app = build_worker(plan(s), store=await fresh_store(s.database_url, s.topic_events))
     async with backend.running(app, []):
         await backend.produce(s.topic_turns, turns(20))
 
@@ -100,7 +100,7 @@ async def test_a_channel_that_is_down_never_holds_consuming_up(
     slack_server.fail_next(*[Failure.slow(30)] * 5)
     s = settings_for(backend, tmp_path, slack_server.base_url, alert_send_timeout_s=2)
     store = await fresh_store(s.database_url, s.topic_events)
-    app = build_worker(s, store=await fresh_store(s.database_url, s.topic_events))
+    app = build_worker(plan(s), store=await fresh_store(s.database_url, s.topic_events))
     async with backend.running(app, []):
         await backend.produce(s.topic_turns, turns(20))
         await wait_for(lambda: stored_turns(store, *(f"t-{n}" for n in range(20))))

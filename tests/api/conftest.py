@@ -17,7 +17,7 @@ from tests.factories import FIXED_NOW, make_turn
 from turncheck.worker.api import create_app, listen
 from turncheck.worker.api.server import uvicorn_config
 from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
-from turncheck.worker.records import TurnRef, TurnResults
+from turncheck.worker.pipeline.records import TurnRef, TurnResults
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 

@@ -8,10 +8,10 @@ import httpx
 
 from tests.api.conftest import AUTH, api_settings, running_api, save, turn
 from tests.factories import FIXED_NOW
-from turncheck.alerts.store import AlertKey, AlertStore
 from turncheck.worker.checks import Verdict
-from turncheck.worker.erasure import person_key
+from turncheck.worker.retention.erasure import person_key
 from turncheck.worker.store import Store
+from turncheck.worker.store.alerts import AlertKey, AlertStore
 
 
 async def test_alerts_lists_the_history_of_the_days_asked(

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from tests.factories import FIXED_NOW, check_set, turn_bytes
-from turncheck.worker.pipeline import Pipeline, RawMessage
+from turncheck.worker.pipeline.batch import Pipeline, RawMessage
 from turncheck.worker.store import Store
 
 CANARY = "CANARY-7f3a9c"

@@ -13,10 +13,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.api.conftest import AUTH, api_settings, running_api, save, turn
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, turn_bytes
 from tests.kafka.backends import RealBackend, topic_names
-from turncheck.alerts.store import AlertKey, AlertStore
 from turncheck.worker.checks import Verdict
-from turncheck.worker.pipeline import Pipeline, RawMessage
+from turncheck.worker.pipeline.batch import Pipeline, RawMessage
 from turncheck.worker.store import Store
+from turncheck.worker.store.alerts import AlertKey, AlertStore
 
 
 async def scrape(api: httpx.AsyncClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

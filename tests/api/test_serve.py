@@ -15,11 +15,11 @@ import httpx
 import pytest
 
 from tests.api.conftest import AUTH, TOKEN
+from tests.cli.test_commands import turncheck
 from tests.conftest import fresh_store
 from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import MemoryBackend, topic_names
-from tests.test_cli import turncheck
-from turncheck.worker.app import build_worker
+from turncheck.worker.app import build_worker, plan
 from turncheck.worker.settings import Settings
 
 
@@ -96,7 +96,7 @@ async def test_the_worker_serves_the_api_on_its_own_loop(tmp_path: Path, closed_
         **topic_names(),
     )
     store = await fresh_store(settings.database_url)
-    app = build_worker(settings, store=store)
+    app = build_worker(plan(settings), store=store)
     base = f"http://127.0.0.1:{closed_port}"
     async with backend.running(app, []), httpx.AsyncClient(base_url=base, headers=AUTH) as client:
         await backend.produce(settings.topic_turns, [(b"t-1", turn_bytes("t-1", "Ask HelpCo."))])

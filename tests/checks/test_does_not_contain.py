@@ -4,7 +4,7 @@ import pytest
 
 from tests.factories import check_set, make_turn
 from turncheck.worker.checks import Verdict
-from turncheck.worker.evaluate import evaluate
+from turncheck.worker.pipeline.evaluate import evaluate
 
 CHECK = """agent: support-bot
 checks:

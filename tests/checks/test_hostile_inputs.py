@@ -21,8 +21,8 @@ from tests.factories import turn_dict, turn_from
 from turncheck.schemas.checkfile import DETECTOR_NAMES, CheckFile
 from turncheck.worker.checks import CheckSet, Verdict
 from turncheck.worker.checks.definitions import check_set
-from turncheck.worker.evaluate import OUT_OF_TIME, evaluate
-from turncheck.worker.turn import Turn
+from turncheck.worker.pipeline.evaluate import OUT_OF_TIME, evaluate
+from turncheck.worker.turns.structs import Turn
 
 WALL_LIMIT_S = 1.0
 UNHURRIED_MS = 120_000.0

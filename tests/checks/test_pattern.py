@@ -2,7 +2,7 @@ from pathlib import Path
 
 from tests.factories import check_set, make_turn
 from turncheck.worker.checks import Verdict
-from turncheck.worker.evaluate import evaluate
+from turncheck.worker.pipeline.evaluate import evaluate
 
 
 def run_one(tmp_path: Path, check_yaml: str, **turn: object) -> object:

@@ -16,7 +16,7 @@ from tests.corpus.corpus import disguised_cases
 from tests.corpus.test_quality import REPORT, corpus_turn, private_digests
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.worker.checks.definitions import check_set
-from turncheck.worker.evaluate import evaluate
+from turncheck.worker.pipeline.evaluate import evaluate
 
 MIN_CAUGHT = 0.90
 MIN_LOOK_ALIKES_PASSED = 0.98

@@ -15,8 +15,8 @@ from tests.corpus.corpus import facts_cases, sensitive_cases
 from tests.factories import turn_from
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.worker.checks.definitions import check_set
-from turncheck.worker.evaluate import evaluate
-from turncheck.worker.turn import Turn
+from turncheck.worker.pipeline.evaluate import evaluate
+from turncheck.worker.turns.structs import Turn
 
 REPORT: list[str] = []
 

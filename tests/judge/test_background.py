@@ -15,9 +15,9 @@ from tests.judge.fake_provider import FakeProvider, Scripted
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
-from turncheck.worker.pipeline import Judging, Pipeline, RawMessage
+from turncheck.worker.pipeline.batch import Judging, Pipeline, RawMessage
+from turncheck.worker.pipeline.save import StoreRetry
 from turncheck.worker.store import Store
-from turncheck.worker.storing import RetryPolicy
 
 CHECKS = """
 agent: support-bot
@@ -98,7 +98,7 @@ def build(
         dead_letter=_no_dead_letters,
         clock=lambda: FIXED_NOW,
         retention=timedelta(days=30),
-        retry=RetryPolicy(first_s=0.01, max_s=0.05),
+        retry=StoreRetry(first_s=0.01, max_s=0.05),
         judging=Judging(runner, frozenset({"judge-small"}), deadline_s),
     )
     return pipeline, runner, client

@@ -15,12 +15,12 @@ import pytest
 from tests.judge.fake_provider import FakeProvider, Scripted
 from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
 from turncheck.worker.judge.config import JudgeEndpoint
-from turncheck.worker.judge.http import HttpJudgeClient, RetryPolicy, _retry_after_s
+from turncheck.worker.judge.http import HttpJudgeClient, JudgeRetry, _retry_after_s
 from turncheck.worker.judge.types import JudgeRequest
 
 KEY = "sk-test-do-not-leak-4242"
 ENVIRON = {"JUDGE_KEY": KEY}
-FAST = RetryPolicy(first_backoff_s=0.02, max_backoff_s=0.1)
+FAST = JudgeRetry(first_backoff_s=0.02, max_backoff_s=0.1)
 
 
 def client_for(server: FakeProvider, provider: str = "openai", **options: Any) -> HttpJudgeClient:

@@ -13,7 +13,7 @@ from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.errors import PromptError
 from turncheck.worker.judge.kinds import compile_judged
 from turncheck.worker.judge.prompts import CRITERIA, judge_prompt, rubric_prompt
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 HIDDEN = {
     "instructions": "MARK-INSTRUCTIONS",

@@ -14,13 +14,13 @@ from sqlalchemy import func, select
 from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, check_set, make_turn, turn_bytes
 from tests.judge.fake_provider import FakeProvider, Scripted
-from turncheck.worker.app import replay
+from turncheck.worker.app import plan, replay
 from turncheck.worker.checks import CheckId, CheckResult
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.plan import plan_turn
 from turncheck.worker.judge.runner import JudgeRunner
-from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import ResultWriter
 from turncheck.worker.store.tables import check_results, judge_pending
@@ -117,7 +117,7 @@ async def test_replay_waits_for_every_judgement_and_settles_abandoned_ones_first
         judge_deadline_s=1.0,
         judge_workers=1,
     )
-    totals = await replay(settings, str(turns))
+    totals = await replay(plan(settings), str(turns))
     async with store.database.engine.connect() as conn:
         judged = (
             await conn.execute(

@@ -20,8 +20,8 @@ from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import RealBackend, topic_names
 from tests.kafka.test_worker_contract import wait_for
 from tests.tcp_proxy import TcpProxy
-from turncheck.worker.app import build_worker
-from turncheck.worker.records import SaveReport, TurnResults
+from turncheck.worker.app import build_worker, plan
+from turncheck.worker.pipeline.records import SaveReport, TurnResults
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import (
     Database,
@@ -139,7 +139,7 @@ async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(
 
     crashing = CrashBeforeCommit(check.database, events_topic=s.topic_events)
     crashing.stored = asyncio.Event()
-    first = build_worker(s, store=with_writer(check.database, crashing))
+    first = build_worker(plan(s), store=with_writer(check.database, crashing))
     await first.start()
     await asyncio.wait_for(crashing.stored.wait(), 30)
     await first.stop()
@@ -148,7 +148,7 @@ async def test_a_turn_redelivered_after_a_crash_before_commit_is_stored_once(
     database = Database(create_engine(postgres_url))
     again = CountingWriter(database, events_topic=s.topic_events)
     again.calls = []
-    second = build_worker(s, store=with_writer(database, again))
+    second = build_worker(plan(s), store=with_writer(database, again))
     async with second:
         await wait_for(lambda: _committed(kafka_bootstrap, s, 9))
     assert sum(again.calls) == 0 and again.calls, "the batch came again and added nothing"
@@ -172,7 +172,7 @@ async def test_a_database_outage_pauses_consuming_and_loses_nothing(
         url._replace(netloc=f"{url.username}:{url.password}@127.0.0.1:{proxy.port}")
     )
     s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path, via_proxy)
-    worker = build_worker(s, store=Store.open(via_proxy, events_topic=s.topic_events))
+    worker = build_worker(plan(s), store=Store.open(via_proxy, events_topic=s.topic_events))
     async with worker:
         await backend.produce(s.topic_turns, turns(6, "a"))
         await wait_for(lambda: _committed(kafka_bootstrap, s, 6))
@@ -256,7 +256,9 @@ async def test_the_worker_judges_sampled_turns_after_committing_their_rule_resul
         )
         s = s.model_copy(update={"checks": [checks], "judges": judges})
         await backend.produce(s.topic_turns, turns(40))
-        async with build_worker(s, store=Store.open(postgres_url, events_topic=s.topic_events)):
+        async with build_worker(
+            plan(s), store=Store.open(postgres_url, events_topic=s.topic_events)
+        ):
             await wait_for(lambda: _committed(kafka_bootstrap, s, 40))
 
             async def all_judged() -> bool:

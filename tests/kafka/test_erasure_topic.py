@@ -13,8 +13,8 @@ from tests.conftest import fresh_store, service
 from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
 from tests.kafka.test_worker_contract import stored_turns, wait_for
-from turncheck.worker.app import build_worker
-from turncheck.worker.erasure import Eraser
+from turncheck.worker.app import build_worker, plan
+from turncheck.worker.retention.erasure import Eraser
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 
@@ -67,7 +67,7 @@ async def test_an_erased_person_s_old_turns_delivered_again_store_nothing(
     s = settings_for(backend, tmp_path, url)
     await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq, s.topic_erasure)
     store = await fresh_store(s.database_url, s.topic_events)
-    app = build_worker(s, store=await fresh_store(s.database_url, s.topic_events))
+    app = build_worker(plan(s), store=await fresh_store(s.database_url, s.topic_events))
     async with backend.running(app, [s.topic_dlq]):
         await backend.produce(
             s.topic_turns, turns_of("alice", "a-1", "a-2") + turns_of("bob", "b-1")

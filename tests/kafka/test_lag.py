@@ -8,7 +8,7 @@ import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from tests.kafka.backends import RealBackend, topic_names
-from turncheck.worker.lag import consumer_lag
+from turncheck.worker.kafka.lag import consumer_lag
 
 
 @pytest.mark.kafka

@@ -20,8 +20,8 @@ from tests.kafka.test_delivery import (
     turns,
 )
 from tests.kafka.test_worker_contract import wait_for
-from tests.test_pipeline import EVERY_DETECTOR_AND_FACTS
-from turncheck.worker.app import build_worker
+from tests.pipeline.test_batch import EVERY_DETECTOR_AND_FACTS
+from turncheck.worker.app import build_worker, plan
 from turncheck.worker.store import Store
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
@@ -43,7 +43,7 @@ async def test_bad_turns_are_dead_lettered_and_a_duplicate_is_counted_once(
             (b"t-2", turn_bytes("t-2")),
         ],
     )
-    async with build_worker(s, store=Store.open(postgres_url, events_topic=s.topic_events)):
+    async with build_worker(plan(s), store=Store.open(postgres_url, events_topic=s.topic_events)):
         await wait_for(lambda: _committed(kafka_bootstrap, s, 5))
     dead = {d.key: d for d in await backend.read(s.topic_dlq, 2)}
     assert set(dead) == {b"gone", b"t-late"}
@@ -75,7 +75,7 @@ async def test_a_heavy_batch_leaves_the_worker_loop_responsive(
     await backend.produce(s.topic_turns, messages)
     loop = asyncio.get_running_loop()
     lags: list[float] = []
-    async with build_worker(s, store=Store.open(postgres_url, events_topic=s.topic_events)):
+    async with build_worker(plan(s), store=Store.open(postgres_url, events_topic=s.topic_events)):
         while not await _committed(kafka_bootstrap, s, 501):
             before = loop.time()
             await asyncio.sleep(0.01)

@@ -14,9 +14,10 @@ from tests.kafka.backends import RealBackend
 from tests.kafka.test_delivery import _committed, count_results, prepared, turns
 from tests.kafka.test_worker_contract import wait_for
 from tests.store.outbox_rows import add_events, event_id_of, rows_by_event
-from turncheck.worker.app import build_worker
-from turncheck.worker.outbox import OutboxPolicy, run_outbox
-from turncheck.worker.parts import kafka_sender, utc_now
+from turncheck.worker.app import build_worker, plan
+from turncheck.worker.clock import utc_now
+from turncheck.worker.kafka.producer import kafka_sender
+from turncheck.worker.outbox.publisher import OutboxPolicy, run_outbox
 from turncheck.worker.store import Store
 
 pytestmark = [pytest.mark.kafka, pytest.mark.postgres]
@@ -34,7 +35,7 @@ async def test_two_workers_in_one_group_publish_each_event_once(
 ) -> None:
     s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
     stores = [Store.open(postgres_url, events_topic=s.topic_events) for _ in range(2)]
-    first, second = (build_worker(s, store=store) for store in stores)
+    first, second = (build_worker(plan(s), store=store) for store in stores)
     async with first, second:
         await backend.produce(s.topic_turns, turns(60))
         await wait_for(lambda: _committed(kafka_bootstrap, s, 60), timeout_s=60)

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import fresh_store, service
 from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
-from turncheck.worker.app import build_worker
+from turncheck.worker.app import build_worker, plan
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 
@@ -73,7 +73,7 @@ async def test_turns_are_checked_stored_and_bad_messages_dead_lettered(
 ) -> None:
     s = worker_settings
     await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
-    app = build_worker(s, store=await fresh_store(s.database_url, s.topic_events))
+    app = build_worker(plan(s), store=await fresh_store(s.database_url, s.topic_events))
     async with backend.running(app, [s.topic_dlq, s.topic_events]):
         await backend.produce(
             s.topic_turns,

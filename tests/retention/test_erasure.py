@@ -12,10 +12,10 @@ from sqlalchemy import func, select, update
 
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, make_turn, turn_bytes
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
-from turncheck.worker.erasure import Eraser, decode_request
 from turncheck.worker.errors import ConfigurationError, InvalidErasureRequest
-from turncheck.worker.pipeline import Pipeline, RawMessage, Rejected
-from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.pipeline.batch import Pipeline, RawMessage, Rejected
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.retention.erasure import Eraser, decode_request
 from turncheck.worker.store import Store
 from turncheck.worker.store.tables import check_results, erasures, judge_pending, outbox
 

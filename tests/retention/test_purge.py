@@ -10,9 +10,9 @@ from sqlalchemy import func, select, update
 
 from tests.factories import FIXED_NOW, make_turn
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
-from turncheck.worker.erasure import Eraser
-from turncheck.worker.purge import Purger, outbox_purge
-from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.retention.erasure import Eraser
+from turncheck.worker.retention.purge import Purger, outbox_purge
 from turncheck.worker.store import Store
 from turncheck.worker.store.tables import check_results, judge_pending, outbox
 

@@ -14,7 +14,7 @@ from sqlalchemy import JSON, Column, Float, Integer, MetaData, String, Table, Te
 from tests.conftest import scratch_database
 from tests.factories import FIXED_NOW
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
-from turncheck.worker.records import TurnRef, TurnResults
+from turncheck.worker.pipeline.records import TurnRef, TurnResults
 from turncheck.worker.store import Store
 from turncheck.worker.store.migrate import alembic_config
 from turncheck.worker.store.pages import ResultFilter, ResultPages

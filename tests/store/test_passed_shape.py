@@ -8,12 +8,12 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from tests.factories import FIXED_NOW, make_turn
-from turncheck.alerts.readings import Readings
 from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
-from turncheck.worker.erasure import Eraser
-from turncheck.worker.purge import Purger
-from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.retention.erasure import Eraser
+from turncheck.worker.retention.purge import Purger
 from turncheck.worker.store import Store
+from turncheck.worker.store.alert_readings import Readings
 from turncheck.worker.store.pages import ResultFilter, ResultPages
 from turncheck.worker.store.passed import decode, encode, entries_of
 from turncheck.worker.store.tables import check_results, passed_results

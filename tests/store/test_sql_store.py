@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import FIXED_NOW, make_turn
 from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
-from turncheck.worker.records import PendingJudgement, TurnRef, TurnResults
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
 from turncheck.worker.store import Store
 
 RETENTION = timedelta(days=30)

@@ -136,9 +136,9 @@ def test_names_are_unique_and_the_setting_must_be_a_list() -> None:
 
 
 def test_the_setting_is_refused_at_worker_start(tmp_path: Path) -> None:
-    """build_worker refuses a bad TURNCHECK_WEBHOOKS before anything runs."""
+    """The composition root refuses a bad TURNCHECK_WEBHOOKS before anything runs."""
     from tests.factories import BANNED_WORDS_CHECKS
-    from turncheck.worker.app import build_worker
+    from turncheck.worker.app import plan
     from turncheck.worker.settings import Settings
 
     checks = tmp_path / "checks.yaml"
@@ -150,7 +150,7 @@ def test_the_setting_is_refused_at_worker_start(tmp_path: Path) -> None:
         webhooks=json.dumps([{"name": "m", "url": "http://169.254.169.254/", "secret": SECRET}]),
     )
     with pytest.raises(WebhookConfigError, match=r"webhooks\[0\] \('m'\): field 'url'"):
-        build_worker(settings)
+        plan(settings)
 
 
 def test_the_example_file_loads() -> None:

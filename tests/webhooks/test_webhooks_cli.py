@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.cli.test_commands import turncheck
 from tests.conftest import fresh_store
 from tests.store.outbox_rows import add_events
-from tests.test_cli import turncheck
 from tests.webhooks.support import Clock
 from turncheck.worker.store.webhook_admin import Configured, WebhookEndpoints
 from turncheck.worker.store.webhooks import WebhookTable

@@ -16,7 +16,7 @@ from tests.factories import BANNED_WORDS_CHECKS, turn_bytes
 from tests.kafka.backends import Backend, MemoryBackend, RealBackend, topic_names
 from tests.webhooks.receiver import Receiver, receiving
 from tests.webhooks.support import SECRET
-from turncheck.worker.app import build_worker
+from turncheck.worker.app import build_worker, plan
 from turncheck.worker.settings import Settings
 from turncheck.worker.store.webhook_admin import WebhookEndpoints
 
@@ -63,7 +63,7 @@ async def test_the_worker_posts_a_failing_turns_events_to_the_webhook(
         )
         store = await fresh_store(s.database_url, s.topic_events)
         await backend.create_topics(s.topic_turns, s.topic_events, s.topic_dlq)
-        app = build_worker(s, store=store)
+        app = build_worker(plan(s), store=store)
         endpoints = WebhookEndpoints(store.database)
         async with backend.running(app, [s.topic_events]):
             # A new endpoint starts at the newest event: produce once it is recorded.

@@ -3,8 +3,6 @@ the clock from here, never from globals or the environment."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
 from importlib.metadata import version
 from typing import Any
 
@@ -14,6 +12,7 @@ from turncheck.worker.api import errors, health, history, metrics, persons, rate
 from turncheck.worker.api.asyncapi import asyncapi_document
 from turncheck.worker.api.auth import require_token
 from turncheck.worker.api.context import ApiContext
+from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 
@@ -24,13 +23,7 @@ DESCRIPTION = (
 )
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def create_app(
-    settings: Settings, store: Store, *, clock: Callable[[], datetime] = utc_now
-) -> FastAPI:
+def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> FastAPI:
     """The application over ``store``, which the caller opens and closes."""
     app = FastAPI(
         title="turncheck",

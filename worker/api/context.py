@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 from fastapi import Request
 
+from turncheck.worker.clock import Clock
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 
@@ -16,7 +15,7 @@ from turncheck.worker.store import Store
 class ApiContext:
     settings: Settings
     store: Store
-    clock: Callable[[], datetime]
+    clock: Clock
 
 
 def context(request: Request) -> ApiContext:

@@ -20,7 +20,8 @@ from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.errors import documented
 from turncheck.worker.api.models import HealthOut, ReadyOut
 from turncheck.worker.errors import ConfigurationError, ServiceUnavailable
-from turncheck.worker.preflight import probe_broker, probe_database
+from turncheck.worker.kafka.probe import probe_broker
+from turncheck.worker.store.probe import probe_database
 
 READY_TIMEOUT_S = 2.0
 """Each probe gives up after this; give the orchestrator's readiness probe a longer timeout."""

@@ -7,9 +7,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from turncheck.alerts.store import AlertStore
 from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.models import AlertOut, AlertsOut
+from turncheck.worker.store.alerts import AlertStore
 
 router = APIRouter()
 

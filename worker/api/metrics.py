@@ -1,10 +1,10 @@
 """``GET /metrics``: Prometheus text, behind the token.
 
-Two parts: this process's counters (``worker/metrics.py``: turns consumed, results
+Two parts: this process's counters (``worker/runtime/metrics.py``: turns consumed, results
 stored by verdict, alert sends by outcome) and gauges read from the database at each
 scrape (``worker/store/gauges.py``), which are the deployment's, shared by every
 replica; and, with a broker configured, the consumer group's lag per partition of the
-turns topic, read from the broker (``worker/lag.py``).
+turns topic, read from the broker (``worker/kafka/lag.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from turncheck.worker import metrics as process
 from turncheck.worker.api.context import ApiContext, context
-from turncheck.worker.lag import consumer_lag
+from turncheck.worker.kafka.lag import consumer_lag
+from turncheck.worker.runtime import metrics as process
 from turncheck.worker.store.gauges import Gauges, read_gauges
 
 router = APIRouter()

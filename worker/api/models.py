@@ -11,11 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from turncheck.alerts.store import HistoryRow
-from turncheck.worker.erasure import ErasureReceipt
+from turncheck.worker.retention.erasure import ErasureReceipt
+from turncheck.worker.store.alerts import HistoryRow
 from turncheck.worker.store.views import PassRate, StoredResult
 
-Verdict = Literal["passed", "failed", "errored"]
+VerdictName = Literal["passed", "failed", "errored"]
 
 
 class ErrorBody(BaseModel):
@@ -78,7 +78,7 @@ class ResultOut(BaseModel):
     kind: str
     stage: str
     mode: str
-    verdict: Verdict
+    verdict: VerdictName
     score: float | None
     reason: str | None = Field(
         description="A rule check's reason names a kind of finding, never the finding; a "

@@ -1,4 +1,5 @@
-"""``DELETE /v1/persons/{person_id}``: erase what is stored of a person (``worker/erasure.py``).
+"""``DELETE /v1/persons/{person_id}``: erase what is stored of a person
+(``worker/retention/erasure.py``).
 
 Idempotent, like the Eraser: a second call deletes nothing more. Without
 ``TURNCHECK_ERASURE_KEY`` nothing is erased and the answer is 503, since the ledger
@@ -14,7 +15,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path
 from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.errors import documented
 from turncheck.worker.api.models import ErasureOut
-from turncheck.worker.erasure import Eraser
+from turncheck.worker.retention.erasure import Eraser
 
 router = APIRouter()
 

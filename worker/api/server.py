@@ -16,13 +16,13 @@ import ipaddress
 import logging
 import signal
 import socket
-from collections.abc import Callable, Iterator
-from datetime import datetime
+from collections.abc import Iterator
 
 import uvicorn
 from fastapi import FastAPI
 
-from turncheck.worker.api.app import create_app, utc_now
+from turncheck.worker.api.app import create_app
+from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
@@ -106,7 +106,7 @@ class _Standalone(uvicorn.Server):
 def uvicorn_config(app: FastAPI) -> uvicorn.Config:
     return uvicorn.Config(
         app,
-        log_config=None,  # keep worker/logs.py's format
+        log_config=None,  # keep worker/runtime/logs.py's format
         access_log=False,
         server_header=False,
         lifespan="off",  # the caller owns the store; the app has nothing to start
@@ -124,9 +124,7 @@ class EmbeddedApi:
     before the worker starts, so a port in use refuses the start; ``start`` after the
     worker's startup, ``stop`` first on its shutdown."""
 
-    def __init__(
-        self, settings: Settings, store: Store, clock: Callable[[], datetime] = utc_now
-    ) -> None:
+    def __init__(self, settings: Settings, store: Store, clock: Clock = utc_now) -> None:
         self.description = check_api_settings(settings)
         self.server = _Embedded(uvicorn_config(create_app(settings, store, clock=clock)))
         self.sock = listen(settings.api_host, settings.api_port)

@@ -24,7 +24,7 @@ from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
 from turncheck.worker.errors import CheckDefinitionError
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 if TYPE_CHECKING:
     from turncheck.worker.judge.kinds import CompiledJudged

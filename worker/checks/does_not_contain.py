@@ -22,7 +22,7 @@ from turncheck.worker.checks.gates.literals import phrase_gates
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import MappedText, fold
 from turncheck.worker.checks.texts import stage_texts
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 REASON = "The text contains a banned phrase."
 

@@ -25,7 +25,7 @@ from turncheck.worker.checks.gates.literals import pattern_gate
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import MappedText, normalize
 from turncheck.worker.checks.texts import stage_texts
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 REASON = "The text matches the check's pattern."
 

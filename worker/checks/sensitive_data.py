@@ -20,7 +20,7 @@ from turncheck.worker.checks.result import Outcome, Span, Verdict
 from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext, phone
 from turncheck.worker.checks.textmap import normalize
 from turncheck.worker.checks.texts import stage_texts
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 
 def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Outcome]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 
 def stage_texts(turn: Turn, stage: str, *, with_rounds: bool) -> Iterator[tuple[str, str]]:

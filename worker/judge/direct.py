@@ -11,7 +11,7 @@ from turncheck.worker.judge.kinds import CompiledJudged
 from turncheck.worker.judge.plan import plan_turn
 from turncheck.worker.judge.runner import judge_job
 from turncheck.worker.judge.types import JudgeClient
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 
 async def judge_now(

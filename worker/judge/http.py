@@ -10,7 +10,7 @@ Contract of ``HttpJudgeClient.complete``:
 * retried while the deadline allows: HTTP 429, 408 and 5xx (``Retry-After``
   honoured, in seconds or as an HTTP date; else exponential backoff with
   jitter), timeouts, connection errors, and a malformed 2xx body once
-  (``RetryPolicy.malformed_retries``: a proxy that cut the body short is the
+  (``JudgeRetry.malformed_retries``: a proxy that cut the body short is the
   usual cause; a second one means the endpoint does not speak the provider's
   format). When the next wait would pass the deadline: ``JudgeUnavailable``;
 * ``JudgeRejected`` at once, without retry: an unknown model, a missing key
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import random
 import time
 from collections.abc import Mapping
@@ -47,7 +46,7 @@ RETRYABLE_STATUSES = frozenset({408, 429})  # and every 5xx
 
 
 @dataclass(frozen=True, slots=True)
-class RetryPolicy:
+class JudgeRetry:
     """Backoff between attempts: ``first_backoff_s * 2**(n-1)``, capped, with jitter."""
 
     first_backoff_s: float = 0.5
@@ -61,7 +60,7 @@ class RetryPolicy:
         return ceiling * (0.5 + random.random() / 2)
 
 
-DEFAULT_RETRY = RetryPolicy()
+DEFAULT_RETRY = JudgeRetry()
 
 
 class _Provider(Protocol):
@@ -90,12 +89,12 @@ class HttpJudgeClient:
     def __init__(
         self,
         endpoints: Mapping[str, JudgeEndpoint],
-        environ: Mapping[str, str] | None = None,
+        environ: Mapping[str, str],
         *,
-        retry: RetryPolicy = DEFAULT_RETRY,
+        retry: JudgeRetry = DEFAULT_RETRY,
     ) -> None:
         self._endpoints = dict(endpoints)
-        self._environ = os.environ if environ is None else environ
+        self._environ = environ
         self._retry = retry
         self._slots = {
             name: asyncio.Semaphore(endpoint.max_concurrency)

@@ -23,7 +23,7 @@ from turncheck.worker.judge.replies import (
     read_rubric,
 )
 from turncheck.worker.judge.types import JudgeReply, JudgeRequest
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 __all__ = ["CompiledJudged", "JudgedDecision", "RubricAnswer", "compile_judged"]
 

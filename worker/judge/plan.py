@@ -17,8 +17,8 @@ from turncheck.worker.checks.result import CheckResult, Outcome
 from turncheck.worker.judge.kinds import CompiledJudged
 from turncheck.worker.judge.sampling import in_sample
 from turncheck.worker.judge.types import JudgeRequest
-from turncheck.worker.records import PendingJudgement, TurnRef
-from turncheck.worker.turn import Turn
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef
+from turncheck.worker.turns.structs import Turn
 
 BACKLOG_FULL = "The judge backlog was full; the turn was not judged."
 PROMPT_FAILED = "The judge's prompt could not be built for this turn."

@@ -27,7 +27,7 @@ import msgspec
 from turncheck.schemas.judged import Criterion, JudgeCheck, RubricCheck
 from turncheck.worker.errors import PromptError
 from turncheck.worker.judge.views import FIELD_VIEWS, judge_view
-from turncheck.worker.turn import (
+from turncheck.worker.turns.structs import (
     Agent,
     HistoryMessage,
     InputMessage,

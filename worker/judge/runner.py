@@ -25,14 +25,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from turncheck.worker.backoff import Backoff
 from turncheck.worker.checks import CheckResult
 from turncheck.worker.checks.result import Outcome
+from turncheck.worker.clock import Clock
 from turncheck.worker.errors import JudgeError, StoreUnavailable
 from turncheck.worker.judge.kinds import JudgedDecision
 from turncheck.worker.judge.plan import BACKLOG_FULL, JudgeJob
 from turncheck.worker.judge.types import JudgeClient
-from turncheck.worker.records import PendingJudgement, TurnRef
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef
+from turncheck.worker.pipeline.save import DEFAULT_STORE_RETRY, StoreRetry
+from turncheck.worker.runtime.backoff import Backoff
+from turncheck.worker.settings import DEFAULTS
 
 log = logging.getLogger(__name__)
 
@@ -97,11 +100,12 @@ class JudgeRunner:
         self,
         client: JudgeClient,
         store: JudgedStore,
-        clock: Callable[[], datetime],
+        clock: Clock,
         *,
-        capacity: int = 1000,
-        workers: int = 16,
-        deadline_s: float = 120.0,
+        capacity: int = DEFAULTS.judge_queue_max,
+        workers: int = DEFAULTS.judge_workers,
+        deadline_s: float = DEFAULTS.judge_deadline_s,
+        retry: StoreRetry = DEFAULT_STORE_RETRY,
         sweep_every_s: float = 30.0,
         sweep_grace_s: float = 60.0,
     ) -> None:
@@ -112,6 +116,7 @@ class JudgeRunner:
         self.deadline_s = deadline_s
         self.sweep_every_s = sweep_every_s
         self.sweep_grace_s = sweep_grace_s
+        self.retry = retry
         self._workers = workers
         self._queue: asyncio.Queue[JudgeJob] = asyncio.Queue()
         self._held: set[tuple[str, str, str]] = set()
@@ -168,7 +173,7 @@ class JudgeRunner:
                     self._idle.set()
 
     async def _store(self, turn: TurnRef, result: CheckResult, expires_at: datetime) -> None:
-        backoff = Backoff(0.5, 30.0)
+        backoff = self.retry.backoff()
         while True:
             try:
                 await self.store.save_judged(turn, result, expires_at, self.clock())

@@ -20,7 +20,7 @@ from typing import Any
 
 from turncheck.schemas.judged import RubricField
 from turncheck.worker.checks.texts import stage_texts
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 
 @dataclass(frozen=True, slots=True)

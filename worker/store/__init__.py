@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from turncheck.worker.store.database import Database, create_engine
-from turncheck.worker.store.outbox import FailedSend, OutboxTable
+from turncheck.worker.store.outbox_table import FailedSend, OutboxTable
 from turncheck.worker.store.queries import Queries
 from turncheck.worker.store.views import PassRate, PendingEvent, StoredResult
 from turncheck.worker.store.writer import ResultWriter

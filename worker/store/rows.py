@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
-from turncheck.worker.events import check_failed_event
-from turncheck.worker.records import PendingJudgement, TurnRef
+from turncheck.worker.outbox.events import check_failed_event
+from turncheck.worker.pipeline.records import PendingJudgement, TurnRef
 from turncheck.worker.store.passed import Entry, encode
 
 ROLLUP_BUCKET = timedelta(hours=1)

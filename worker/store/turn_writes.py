@@ -22,7 +22,7 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turncheck.worker.checks import CheckResult, Verdict
-from turncheck.worker.records import ResultKey, TurnRef
+from turncheck.worker.pipeline.records import ResultKey, TurnRef
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.passed import Entry, decode, is_compact
 from turncheck.worker.store.rows import (

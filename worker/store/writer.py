@@ -15,7 +15,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turncheck.worker.checks import CheckResult
-from turncheck.worker.records import (
+from turncheck.worker.pipeline.records import (
     PendingJudgement,
     ResultKey,
     SaveReport,

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from turncheck.worker.webhooks.config import Endpoint, load_webhooks
 from turncheck.worker.webhooks.delivery import Deliverer, WebhookPolicy, run_webhooks
-from turncheck.worker.webhooks.sender import Outcome, WebhookSender
+from turncheck.worker.webhooks.sender import WebhookReply, WebhookSender
 
 __all__ = [
     "Deliverer",
     "Endpoint",
-    "Outcome",
     "WebhookPolicy",
+    "WebhookReply",
     "WebhookSender",
     "load_webhooks",
     "run_webhooks",

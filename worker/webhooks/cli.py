@@ -13,11 +13,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from turncheck.worker import exits, startup
-from turncheck.worker.preflight import database_errors
+from turncheck.worker.cli import exits, startup
+from turncheck.worker.clock import utc_now
 from turncheck.worker.store import Database, create_engine
+from turncheck.worker.store.probe import database_errors
 from turncheck.worker.store.webhook_admin import EndpointStatus, WebhookEndpoints
-from turncheck.worker.webhooks.delivery import utc_now
 
 app = typer.Typer(
     help="Webhooks for response.check_failed: delivery state per endpoint.",

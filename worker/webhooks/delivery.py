@@ -18,27 +18,24 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Protocol
 
-from turncheck.worker.outbox import claimant_id
+from turncheck.worker.clock import Clock
+from turncheck.worker.runtime.claimant import claimant_id
+from turncheck.worker.settings import DEFAULTS, Settings
 from turncheck.worker.store.webhook_admin import Configured, WebhookEndpoints
 from turncheck.worker.store.webhooks import WebhookTable
 from turncheck.worker.webhooks.config import Endpoint
-from turncheck.worker.webhooks.sender import Outcome
+from turncheck.worker.webhooks.sender import WebhookReply
 
 log = logging.getLogger(__name__)
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Post(Protocol):
     async def post(
         self, endpoint: Endpoint, event_id: str, body: bytes, now: datetime
-    ) -> Outcome: ...
+    ) -> WebhookReply: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +43,20 @@ class WebhookPolicy:
     """``lease_s`` should exceed twice the request timeout: no post starts after half
     the lease, so every post ends inside it."""
 
-    batch_max_events: int = 100
-    lease_s: float = 120.0
-    retry_first_s: float = 1.0
-    retry_max_s: float = 600.0
+    batch_max_events: int = DEFAULTS.webhook_batch_max_events
+    lease_s: float = DEFAULTS.webhook_lease_s
+    retry_first_s: float = DEFAULTS.webhook_retry_first_s
+    retry_max_s: float = DEFAULTS.webhook_retry_max_s
     sync_every_s: float = 60.0
+
+    @classmethod
+    def of(cls, settings: Settings) -> WebhookPolicy:
+        return cls(
+            batch_max_events=settings.webhook_batch_max_events,
+            lease_s=settings.webhook_lease_s,
+            retry_first_s=settings.webhook_retry_first_s,
+            retry_max_s=settings.webhook_retry_max_s,
+        )
 
     def retry_delay_s(self, attempts: int, jitter: float, retry_after_s: float | None) -> float:
         """The wait after the ``attempts + 1``-th failure in a row: the receiver's
@@ -70,7 +76,7 @@ class Deliverer:
     admin: WebhookEndpoints
     sender: Post
     clock: Clock
-    policy: WebhookPolicy = WebhookPolicy()
+    policy: WebhookPolicy = field(default_factory=WebhookPolicy)
     claimant: str = field(default_factory=claimant_id)
     jitter: Callable[[], float] = random.random
 
@@ -122,7 +128,7 @@ class Deliverer:
         return sent
 
     async def _back_off(
-        self, endpoint: Endpoint, attempts: int, outcome: Outcome, at: datetime
+        self, endpoint: Endpoint, attempts: int, outcome: WebhookReply, at: datetime
     ) -> None:
         delay_s = self.policy.retry_delay_s(attempts, self.jitter(), outcome.retry_after_s)
         error = outcome.error or "failed"

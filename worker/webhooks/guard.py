@@ -13,7 +13,7 @@ import asyncio
 import ipaddress
 import socket
 
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class AddressRefused(Exception):
@@ -25,7 +25,7 @@ class AddressRefused(Exception):
         super().__init__(reason)
 
 
-def refusal(address: IPAddress) -> str | None:
+def refusal(address: Address) -> str | None:
     """Why ``address`` is not a public unicast address, or None when it is."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return refusal(address.ipv4_mapped)
@@ -43,7 +43,7 @@ def refusal(address: IPAddress) -> str | None:
     return next((f"{_article(kind)} {kind} address" for kind, hit in kinds if hit), None)
 
 
-def literal_address(host: str) -> IPAddress | None:
+def literal_address(host: str) -> Address | None:
     """``host`` as an IP address when it is one (IPv6 with or without brackets)."""
     try:
         return ipaddress.ip_address(host.strip("[]"))
@@ -58,7 +58,7 @@ def check_literal(host: str, allow_private: bool) -> None:
         raise AddressRefused(why)
 
 
-async def resolve(host: str, port: int, allow_private: bool) -> IPAddress:
+async def resolve(host: str, port: int, allow_private: bool) -> Address:
     """The address to connect to: the first ``host`` resolves to, once every one of them
     is allowed (one private answer among public ones refuses the host)."""
     address = literal_address(host)

@@ -1,6 +1,6 @@
 """One signed POST of one event to one endpoint, and what became of it.
 
-Every httpx error is translated here into an ``Outcome``; nothing else in turncheck
+Every httpx error is translated here into an ``WebhookReply``; nothing else in turncheck
 sees httpx's exceptions. Redirects are not followed (a 3xx could point anywhere,
 private addresses included) and proxy variables are not read (``trust_env=False``):
 only the settings module reads the environment. The response body is never read.
@@ -20,7 +20,7 @@ from turncheck.worker.webhooks.signing import signed_headers
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class WebhookReply:
     """``delivered``: a 2xx. ``gone``: a 410, the receiver wants no more. Otherwise a
     failure to retry, after ``retry_after_s`` when the receiver said so. ``error`` is a
     few words safe to store: the status, a kind of address, an exception's type."""
@@ -65,15 +65,17 @@ class WebhookSender:
     async def aclose(self) -> None:
         await self._client.aclose()
 
-    async def post(self, endpoint: Endpoint, event_id: str, body: bytes, now: datetime) -> Outcome:
+    async def post(
+        self, endpoint: Endpoint, event_id: str, body: bytes, now: datetime
+    ) -> WebhookReply:
         """Sign and send ``body`` as event ``event_id``; never raises for the endpoint's
-        faults (they are the ``Outcome``)."""
+        faults (they are the ``WebhookReply``)."""
         url = httpx.URL(endpoint.url)
         port = url.port or (443 if url.scheme == "https" else 80)
         try:
             address = await resolve(url.host, port, self._allow_private)
         except AddressRefused as exc:
-            return Outcome(None, f"refused: {exc.reason}")
+            return WebhookReply(None, f"refused: {exc.reason}")
         headers = signed_headers(endpoint.key, event_id, int(now.timestamp()), body)
         # Connect to the address just checked; the name stays in Host and in TLS (SNI and
         # the certificate check), so a second lookup cannot send the request elsewhere.
@@ -90,11 +92,11 @@ class WebhookSender:
             response = await self._client.send(request, stream=True)
             await response.aclose()
         except httpx.TimeoutException:
-            return Outcome(None, "timeout")
+            return WebhookReply(None, "timeout")
         except httpx.HTTPError as exc:
-            return Outcome(None, type(exc).__name__)
+            return WebhookReply(None, type(exc).__name__)
         status = response.status_code
         if 200 <= status < 300:
-            return Outcome(status)
+            return WebhookReply(status)
         wait = retry_after_s(response.headers.get("retry-after"), now)
-        return Outcome(status, f"HTTP {status}", wait)
+        return WebhookReply(status, f"HTTP {status}", wait)

@@ -5,27 +5,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from turncheck.worker.clock import Clock
 from turncheck.worker.settings import Settings, secret_variable
 from turncheck.worker.store import Database
 from turncheck.worker.store.webhook_admin import WebhookEndpoints
 from turncheck.worker.store.webhooks import WebhookTable
 from turncheck.worker.webhooks.config import Endpoint, load_webhooks
-from turncheck.worker.webhooks.delivery import Clock, Deliverer, WebhookPolicy, run_webhooks
+from turncheck.worker.webhooks.delivery import Deliverer, WebhookPolicy, run_webhooks
 from turncheck.worker.webhooks.sender import WebhookSender
 
 
 def webhook_endpoints(settings: Settings) -> list[Endpoint]:
     """The configured endpoints; ``WebhookConfigError`` for a bad one (at start)."""
     return load_webhooks(settings.webhooks, secret_variable, settings.webhook_allow_private)
-
-
-def webhook_policy(settings: Settings) -> WebhookPolicy:
-    return WebhookPolicy(
-        batch_max_events=settings.webhook_batch_max_events,
-        lease_s=settings.webhook_lease_s,
-        retry_first_s=settings.webhook_retry_first_s,
-        retry_max_s=settings.webhook_retry_max_s,
-    )
 
 
 async def serve_webhooks(
@@ -43,7 +35,7 @@ async def serve_webhooks(
         WebhookEndpoints(database),
         sender,
         clock,
-        webhook_policy(settings),
+        WebhookPolicy.of(settings),
     )
     try:
         await run_webhooks(deliverer, settings.webhook_interval_s, stop)

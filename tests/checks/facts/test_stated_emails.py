@@ -11,7 +11,7 @@ from tests.checks.facts.test_stated_ids import CHECKS
 from tests.checks.gates.test_gates_change_nothing import bench_turns, corpus_turns
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.index import SourceIndex
-from turncheck.worker.evaluate import evaluate
+from turncheck.worker.pipeline.evaluate import evaluate
 
 PIECES = ["jo", "Jo.e", "a", "@", "@", ".", "com", "-", "+", "%", " ", "x9", "é", ".io", "\n"]
 

@@ -13,7 +13,7 @@ from turncheck.schemas.checkfile import CheckFile
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.definitions import check_set
 from turncheck.worker.checks.facts.index import SourceIndex
-from turncheck.worker.evaluate import evaluate
+from turncheck.worker.pipeline.evaluate import evaluate
 
 CHECKS = check_set(
     CheckFile.model_validate(

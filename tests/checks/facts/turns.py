@@ -9,7 +9,7 @@ from turncheck.schemas.checkfile import FactsCheck
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts import compile_check
 from turncheck.worker.checks.result import Outcome
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 
 def support_turn(answer: str, *, customer: str = "Hi, where is my order?", **fields: Any) -> Turn:

@@ -26,9 +26,9 @@ from tests.checks.gates.texts import bench_module, corpus_rows, disguise
 from tests.factories import turn_from
 from turncheck.worker.checks import CheckSet
 from turncheck.worker.checks.gates import available
-from turncheck.worker.decode import decode_turn
-from turncheck.worker.evaluate import evaluate
-from turncheck.worker.turn import Turn
+from turncheck.worker.pipeline.evaluate import evaluate
+from turncheck.worker.turns.decode import decode_turn
+from turncheck.worker.turns.structs import Turn
 
 BUDGET_MS = 60_000.0  # no result may differ because a loaded machine ran out of time
 BENCH_TURNS = 300

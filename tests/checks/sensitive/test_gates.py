@@ -8,7 +8,7 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, overlaps
 from turncheck.worker.checks.sensitive.private_values import find_private_values
-from turncheck.worker.turn import PrivateValue
+from turncheck.worker.turns.structs import PrivateValue
 
 WORDS = Keywords(["driver's license", "dl", "date of birth", "ss #"])
 

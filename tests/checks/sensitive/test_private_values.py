@@ -7,7 +7,7 @@ import pytest
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.private_values import find_private_values
-from turncheck.worker.turn import PrivateValue
+from turncheck.worker.turns.structs import PrivateValue
 
 
 def private(value: str, salt: str = "s4lt") -> PrivateValue:
@@ -160,7 +160,7 @@ def test_a_repeat_in_another_case_is_found_only_with_the_casefold_digest() -> No
 
     from turncheck.worker.checks.sensitive.context import DetectorContext
     from turncheck.worker.checks.sensitive.private_values import find_private_values
-    from turncheck.worker.turn import PrivateValue
+    from turncheck.worker.turns.structs import PrivateValue
 
     salt, value = "pepper", "Maple Street"
     exact = hashlib.sha256((salt + value).encode()).hexdigest()

@@ -31,7 +31,7 @@ from turncheck.worker.checks.gates import Gates
 from turncheck.worker.checks.gates.facts import FACT_GATES
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize, normalize_plain
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 __all__ = ["REASONS", "compile_check"]
 

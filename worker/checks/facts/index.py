@@ -62,7 +62,7 @@ from turncheck.worker.checks.facts.patterns import (
     spaced_id_key,
     strip_trailing,
 )
-from turncheck.worker.checks.facts.standalone import Span, Standalone, compound_spans
+from turncheck.worker.checks.facts.standalone import Bounds, Standalone, compound_spans
 from turncheck.worker.checks.facts.suffixes import Suffixes
 from turncheck.worker.checks.facts.sums import adds_up
 from turncheck.worker.checks.facts.words import SPELLED_BELOW, spellings
@@ -238,7 +238,7 @@ class SourceIndex:
 
     @cached_property
     def standalone(self) -> Standalone:
-        claimed: list[Span] = [m.span() for m in self.date_matches]
+        claimed: list[Bounds] = [m.span() for m in self.date_matches]
         claimed += (span for span, _ in self.phone_matches)
         claimed += (span for span, _ in self.spaced_ids)
         claimed += compound_spans(self.blob, self.budget)
@@ -309,7 +309,7 @@ class SourceIndex:
         return SOURCE_GATES if self.gates is None else self.gates.open(self.blob)
 
     @cached_property
-    def phone_matches(self) -> list[tuple[Span, str]]:
+    def phone_matches(self) -> list[tuple[Bounds, str]]:
         """(span, digits) of each phone number."""
         if "phone" not in self.opened:
             return []
@@ -317,7 +317,7 @@ class SourceIndex:
         return [(m.span(), phone_digits(m.group())) for m in phones]
 
     @cached_property
-    def spaced_ids(self) -> list[tuple[Span, str]]:
+    def spaced_ids(self) -> list[tuple[Bounds, str]]:
         """(span, key) of each ID written in spaced groups ("MTR 0041 7723")."""
         if "spaced_id" not in self.opened:
             return []

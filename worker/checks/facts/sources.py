@@ -24,7 +24,7 @@ from typing import Any
 
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.textmap import normalize_plain
-from turncheck.worker.turn import Turn
+from turncheck.worker.turns.structs import Turn
 
 # Between two texts: not white space and not a word character, so no fact
 # (a date, a quote, a phone) is read across the seam of two sources.

@@ -25,7 +25,7 @@ from turncheck.worker.checks.facts.extract import is_id_token
 from turncheck.worker.checks.facts.numbers import CURRENCY, SOURCE_NUMBER, readings, scaled
 from turncheck.worker.checks.facts.patterns import COMPOUND
 
-Span = tuple[int, int]
+Bounds = tuple[int, int]
 # A word character: a number right after a claimed span is glued to it.
 _CLAIMED = "_"
 # Characters either side that tell two statements of one value apart.
@@ -34,7 +34,7 @@ _AROUND = 32
 _CHECK_EVERY = 1024
 
 
-def compound_spans(blob: str, budget: Budget) -> list[Span]:
+def compound_spans(blob: str, budget: Budget) -> list[Bounds]:
     """Spans of the IDs among digit groups joined by hyphens or underscores."""
     spans = []
     for m in scan.finditer(COMPOUND, blob, budget):
@@ -46,7 +46,7 @@ def compound_spans(blob: str, budget: Budget) -> list[Span]:
     return spans
 
 
-def _masked(blob: str, spans: Iterable[Span]) -> str:
+def _masked(blob: str, spans: Iterable[Bounds]) -> str:
     pieces: list[str] = []
     pos = 0
     for start, end in sorted(spans):
@@ -64,7 +64,7 @@ def _masked(blob: str, spans: Iterable[Span]) -> str:
 class Standalone:
     """The numbers of a source text outside the ``claimed`` spans."""
 
-    def __init__(self, blob: str, claimed: Iterable[Span], budget: Budget) -> None:
+    def __init__(self, blob: str, claimed: Iterable[Bounds], budget: Budget) -> None:
         self.text = _masked(blob, claimed)
         self.budget = budget
 

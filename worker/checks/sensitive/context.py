@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.turn import PrivateValue
+from turncheck.worker.turns.structs import PrivateValue
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,7 @@ _CHECK_EVERY = 1024
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
+class IndexedText:
     """A text indexed for ``find``: its case-folded words, and where each anchor stands."""
 
     words: tuple[str, ...]
@@ -96,7 +96,7 @@ def words_of(text: str, budget: Budget) -> list[str]:
     return scan.findall(WORD, text.casefold(), budget)
 
 
-def index(text: str, anchor: int, budget: Budget) -> Source:
+def index(text: str, anchor: int, budget: Budget) -> IndexedText:
     """``text`` indexed for copies of at least m words, for every m whose
     ``anchor_words(m)`` is ``anchor`` or more."""
     matches = list(scan.finditer(WORD, text, budget))
@@ -112,12 +112,12 @@ def index(text: str, anchor: int, budget: Budget) -> Source:
             starts.append(j)
     sentences = tuple(zip(starts, [*starts[1:], len(words)], strict=True)) if words else ()
     anchors = {key: tuple(at) for key, at in table.items()}
-    return Source(words, frozenset(words), anchors, anchor, sentences)
+    return IndexedText(words, frozenset(words), anchors, anchor, sentences)
 
 
 def find(
     words: Sequence[str],
-    source: Source,
+    source: IndexedText,
     min_words: int,
     budget: Budget,
     excluded: frozenset[int] = frozenset(),
@@ -160,7 +160,7 @@ _Piece = tuple[int, int, int]
 
 def _extend(
     words: Sequence[str],
-    source: Source,
+    source: IndexedText,
     i: int,
     j: int,
     excluded: frozenset[int],

@@ -57,18 +57,18 @@ _public_memo: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
 _public_lock = threading.Lock()
 
 
-def _build_index(instructions: str, n: int, budget: Budget) -> copies.Source:
+def _build_index(instructions: str, n: int, budget: Budget) -> copies.IndexedText:
     # Anchors short enough for the leak's copies and for the knowledge's shared ones.
     anchor = min(copies.anchor_words(n), copies.anchor_words(_SHARED_MIN_WORDS))
     return copies.index(markup.plain(instructions, budget).text, anchor, budget)
 
 
 @lru_cache(maxsize=64)
-def _cached_index(instructions: str, n: int) -> copies.Source:
+def _cached_index(instructions: str, n: int) -> copies.IndexedText:
     return _build_index(instructions, n, Budget.unlimited())
 
 
-def _index(instructions: str, n: int, budget: Budget) -> copies.Source:
+def _index(instructions: str, n: int, budget: Budget) -> copies.IndexedText:
     if len(instructions) <= _CACHED_CHARS:
         return _cached_index(instructions, n)
     return _build_index(instructions, n, budget)
@@ -97,7 +97,7 @@ def find_instructions_leak(text: str, ctx: DetectorContext) -> Iterator[tuple[in
 
 
 def _copies(
-    words: list[str], source: copies.Source, n: int, ctx: DetectorContext
+    words: list[str], source: copies.IndexedText, n: int, ctx: DetectorContext
 ) -> list[copies.Copy]:
     """The copies of at least n words, of the instructions' words the knowledge lacks."""
     found = copies.find(words, source, n, ctx.budget)
@@ -123,7 +123,7 @@ def _public(
     instructions: str,
     knowledge: tuple[str, ...],
     n: int,
-    source: copies.Source,
+    source: copies.IndexedText,
     budget: Budget,
 ) -> frozenset[int]:
     """Indices of the instructions' words that the knowledge holds too (see the module)."""
@@ -140,7 +140,7 @@ def _public(
 
 
 def _shared(
-    knowledge: tuple[str, ...], n: int, source: copies.Source, budget: Budget
+    knowledge: tuple[str, ...], n: int, source: copies.IndexedText, budget: Budget
 ) -> frozenset[int]:
     covered: set[int] = set()
     for passage in knowledge:

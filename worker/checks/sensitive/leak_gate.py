@@ -55,7 +55,7 @@ _gates: dict[tuple[str, int], _Gate] = {}
 _lock = threading.Lock()
 
 
-def may_copy(text: str, instructions: str, n: int, source: copies.Source) -> bool:
+def may_copy(text: str, instructions: str, n: int, source: copies.IndexedText) -> bool:
     """False only when ``text`` (the plain text the detector reads) holds no anchor of
     ``source``, the instructions' index for copies of ``n`` words; True when unsure."""
     if hyperscan is None or len(text) > GATED_CHARS or len(instructions) > _INDEXED_CHARS:
@@ -84,7 +84,7 @@ def may_copy(text: str, instructions: str, n: int, source: copies.Source) -> boo
     return bool(gate.engine.scan(folded.translate(None, _NOT_ALNUM).decode("ascii")))
 
 
-def _built(source: copies.Source) -> _Gate:
+def _built(source: copies.IndexedText) -> _Gate:
     ascii_anchors = [key for key in source.anchors if all(_ascii_word(w) for w in key)]
     ascii_only = len(ascii_anchors) == len(source.anchors)
     if not ascii_anchors:

@@ -58,7 +58,7 @@ from turncheck.worker.checks.sensitive.private_forms import (
 )
 from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
 from turncheck.worker.checks.sensitive.spans import merged
-from turncheck.worker.turn import PrivateValue
+from turncheck.worker.turns.structs import PrivateValue
 
 ONE_WINDOW_CHARS = 8_192
 WINDOW_WORDS = 1_024

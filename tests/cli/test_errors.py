@@ -1,0 +1,186 @@
+"""What the command line says when something is wrong: one line, no traceback, and an exit
+code that says whose move it is (2: fix a setting or argument, 3: a service is down)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from sqlalchemy import make_url
+
+from tests.cli.test_commands import ROOT, turncheck
+from tests.conftest import service
+
+PASSWORD = "s3cret-pw"
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    """A folder like the README's: the example checks and turns, the default SQLite store."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    return tmp_path
+
+
+def one_line(done: subprocess.CompletedProcess[bytes]) -> str:
+    """The only line on stderr; fails if there is a traceback or a second line."""
+    text = done.stderr.decode()
+    assert "Traceback" not in text
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run"],
+        ["replay", "examples/turns.jsonl"],
+        ["results", "t-1"],
+        ["results", "t-1", "--json"],
+        ["pass-rates"],
+        ["migrate"],
+    ],
+)
+def test_an_unreachable_postgresql_is_one_line_naming_host_and_cause(
+    workdir: Path, closed_port: int, command: list[str]
+) -> None:
+    url = f"postgresql+asyncpg://turncheck:{PASSWORD}@127.0.0.1:{closed_port}/turncheck"
+    done = turncheck(*command, cwd=workdir, TURNCHECK_DATABASE_URL=url)
+    assert done.returncode == 3
+    assert (
+        one_line(done) == f"database at 127.0.0.1:{closed_port} is unavailable: connection refused"
+    )
+    assert PASSWORD.encode() not in done.stderr + done.stdout
+
+
+def test_run_on_kafka_probes_the_database_before_consuming(workdir: Path, closed_port: int) -> None:
+    done = turncheck(
+        "run",
+        cwd=workdir,
+        TURNCHECK_DATABASE_URL=f"postgresql+asyncpg://u:{PASSWORD}@127.0.0.1:{closed_port}/db",
+        TURNCHECK_KAFKA_BOOTSTRAP=f"127.0.0.1:{closed_port}",
+    )
+    assert done.returncode == 3
+    assert one_line(done).startswith(f"database at 127.0.0.1:{closed_port} is unavailable")
+
+
+@pytest.mark.parametrize("command", [["run"], ["replay", "examples/turns.jsonl"]])
+def test_an_unreachable_broker_is_one_line_naming_host_and_cause(
+    workdir: Path, closed_port: int, command: list[str]
+) -> None:
+    done = turncheck(*command, cwd=workdir, TURNCHECK_KAFKA_BOOTSTRAP=f"127.0.0.1:{closed_port}")
+    assert done.returncode == 3
+    assert one_line(done) == f"Kafka at 127.0.0.1:{closed_port} is unavailable: connection refused"
+
+
+def test_an_unknown_database_host_is_named(workdir: Path) -> None:
+    done = turncheck(
+        "pass-rates",
+        cwd=workdir,
+        TURNCHECK_DATABASE_URL=f"postgresql+asyncpg://u:{PASSWORD}@nohost.invalid/db",
+    )
+    assert done.returncode == 3
+    assert one_line(done) == "database at nohost.invalid:5432 is unavailable: unknown host"
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    ("change", "cause"),
+    [
+        ({"password": PASSWORD}, "authentication failed"),
+        ({"database": "turncheck_no_such_database"}, "database does not exist"),
+    ],
+)
+def test_a_misconfigured_postgresql_names_the_cause_never_the_password(
+    workdir: Path, change: dict[str, str], cause: str
+) -> None:
+    server = make_url(service("TURNCHECK_TEST_DATABASE_URL"))
+    url = server.set(**change).render_as_string(hide_password=False)
+    done = turncheck("migrate", cwd=workdir, TURNCHECK_DATABASE_URL=url)
+    assert done.returncode == 3
+    assert one_line(done) == f"database at {server.host}:{server.port} is unavailable: {cause}"
+    assert PASSWORD.encode() not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("TURNCHECK_RETENTION_DAYS", "abc"),
+        ("TURNCHECK_LOG_FORMAT", "xml"),
+        ("TURNCHECK_DATABASE_URL", "not a url"),
+        ("TURNCHECK_KAFKA_BOOTSTRAP", "localhost:abc"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_the_variable(
+    workdir: Path, variable: str, value: str
+) -> None:
+    done = turncheck("replay", "examples/turns.jsonl", cwd=workdir, **{variable: value})
+    assert done.returncode == 2
+    assert one_line(done).startswith(f"invalid setting {variable}: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["replay", "examples"], "not a file: examples is a folder"),
+        (["replay", "missing.jsonl"], "no such file: missing.jsonl"),
+        (
+            ["pass-rates", "--since", "9999999d"],
+            "invalid --since '9999999d': goes back past the year 1",
+        ),
+        (
+            ["pass-rates", "--since", "2026-02-30"],
+            "invalid --since '2026-02-30': use 7d, 12h, 30m, 2w or an ISO date",
+        ),
+    ],
+)
+def test_a_bad_argument_is_one_line_before_any_service_is_tried(
+    workdir: Path, closed_port: int, args: list[str], line: str
+) -> None:
+    """The database is down too: the argument is still what the person hears about first."""
+    url = f"postgresql+asyncpg://u:p@127.0.0.1:{closed_port}/db"
+    done = turncheck(*args, cwd=workdir, TURNCHECK_DATABASE_URL=url)
+    assert done.returncode == 2
+    assert one_line(done) == line
+
+
+def test_results_as_json_exit_1_when_nothing_is_found(workdir: Path) -> None:
+    done = turncheck("results", "t-none", "--json", cwd=workdir)
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == []
+
+
+def test_version_prints_the_installed_version(workdir: Path) -> None:
+    from importlib.metadata import version
+
+    done = turncheck("--version", cwd=workdir)
+    assert done.returncode == 0
+    assert done.stdout.decode().strip() == f"turncheck {version('turncheck')}"
+
+
+def test_flags_show_as_flags_in_help(workdir: Path) -> None:
+    text = turncheck("pass-rates", "--help", cwd=workdir).stdout.decode()
+    [json_line] = [line for line in text.splitlines() if "--json" in line]
+    assert json_line.split() == ["--json", "Print", "JSON", "instead", "of", "text."]
+    assert "--no-json" not in text and "<bool>" not in text
+
+
+def test_no_alembic_chatter_when_sqlite_is_migrated_on_the_way(workdir: Path) -> None:
+    rates = turncheck("pass-rates", cwd=workdir)
+    run = turncheck("run", cwd=workdir, TURNCHECK_DATABASE_URL="sqlite+aiosqlite:///other.db")
+    assert rates.returncode == run.returncode == 0
+    for done in (rates, run):
+        output = done.stdout + done.stderr
+        assert b"alembic" not in output and b"Context impl" not in output
+
+
+def test_json_log_lines_each_parse_as_one_object(workdir: Path) -> None:
+    done = turncheck("run", cwd=workdir, TURNCHECK_LOG_FORMAT="json")
+    assert done.returncode == 0, done.stderr
+    *log_lines, summary = done.stderr.decode().strip().splitlines()
+    assert summary.startswith("12 turns")
+    records = [json.loads(line) for line in log_lines]
+    assert {"turncheck.worker.pipeline.batch"} <= {r["logger"] for r in records}
+    assert all(r.keys() == {"time", "level", "logger", "message"} for r in records)

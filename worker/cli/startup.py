@@ -1,0 +1,87 @@
+"""What a command does before its work, in this order: read the settings, refuse a bad
+argument, then make sure the database (and the broker) answers.
+
+Each step raises a ``TurncheckError`` that ``worker/cli/exits.py`` prints as one line: a
+setting or an argument (exit 2) is refused before anything touches a service (exit 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.kafka.probe import probe_broker
+from turncheck.worker.runtime.logs import configure_logging
+from turncheck.worker.settings import Settings, load_settings
+from turncheck.worker.store import Store
+from turncheck.worker.store.migrate import migrate as run_migrations
+from turncheck.worker.store.probe import database_errors, probe_database
+
+T = TypeVar("T")
+
+
+def settings(log_level: int = logging.WARNING) -> Settings:
+    """The settings, and log lines in their format from here on."""
+    loaded = load_settings()
+    configure_logging(loaded.log_format, log_level)
+    return loaded
+
+
+def require_readable(file: Path) -> None:
+    """A turns file, or ``-`` for standard input, that can be opened for reading."""
+    if str(file) == "-":
+        return
+    try:
+        with file.open("rb"):
+            pass
+    except FileNotFoundError:
+        raise ConfigurationError(f"no such file: {file}") from None
+    except IsADirectoryError:
+        raise ConfigurationError(f"not a file: {file} is a folder") from None
+    except OSError as exc:
+        why = (exc.strerror or type(exc).__name__).lower()
+        raise ConfigurationError(f"cannot read {file}: {why}") from None
+
+
+def reach(settings: Settings, *, broker: bool = False) -> None:
+    """Return once the database answers and, with ``broker``, the broker if one is set."""
+
+    async def probe() -> None:
+        await probe_database(settings.database_url)
+        if broker and settings.kafka_bootstrap:
+            await probe_broker(settings.kafka_bootstrap)
+
+    asyncio.run(probe())
+
+
+def migrate(settings: Settings) -> None:
+    """Bring the database to the newest schema (idempotent)."""
+    with database_errors(settings.database_url):
+        run_migrations(settings.database_url)
+
+
+def on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
+    """``work`` on an open store, once the database answers (and, if embedded, is set
+    up); the store is closed after, and a database error becomes one line."""
+    reach(settings)
+    embedded_schema(settings)
+
+    async def run() -> T:
+        store = Store.open(settings.database_url, events_topic=settings.topic_events)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    with database_errors(settings.database_url):
+        return asyncio.run(run())
+
+
+def embedded_schema(settings: Settings) -> None:
+    """The embedded SQLite store sets itself up; a server database is migrated on purpose."""
+    if settings.embedded:
+        migrate(settings)

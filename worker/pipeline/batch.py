@@ -1,0 +1,224 @@
+"""The path of a batch of turns, top to bottom:
+
+    decode → rule checks, and the judgements to make (in a thread, off the event
+    loop) → drop erased persons' turns → store (results, rollups, outbox, pending
+    judgements: one transaction) → dead-letter the bad messages → commit → hand the
+    judgements to the runner
+
+The consumer and ``turncheck replay`` both run this; they differ only in where
+messages come from, where bad ones go and what committing means.
+
+No one turn can stall a partition: a message that is not a turn, or that cannot
+be checked, is dead-lettered at once; the store step (``worker/pipeline/save.py``) hands
+back the turns the database keeps refusing, and they are dead-lettered with the
+error's name, so the rest of the batch is stored and committed. The turns of
+persons in the erasure ledger are dropped before the store step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from turncheck.worker.checks import CheckSet, Verdict
+from turncheck.worker.clock import Clock
+from turncheck.worker.errors import InvalidTurn
+from turncheck.worker.judge.plan import JudgeJob, plan_turn
+from turncheck.worker.judge.runner import JudgeRunner
+from turncheck.worker.pipeline.evaluate import evaluate
+from turncheck.worker.pipeline.records import TurnRef, TurnResults
+from turncheck.worker.pipeline.save import (
+    DEFAULT_STORE_RETRY,
+    ResultStore,
+    StoreRetry,
+    could_not,
+    store_batch,
+    through_outages,
+)
+from turncheck.worker.runtime import metrics
+from turncheck.worker.turns.decode import decode_turn
+
+log = logging.getLogger(__name__)
+
+Commit = Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class RawMessage:
+    value: bytes | None
+    """None: a tombstone (a record with a null value)."""
+    key: bytes | None = None
+    topic: str | None = None
+    partition: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    message: RawMessage
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BatchReport:
+    turns: int
+    rejected: int
+    results: int
+    new_results: int
+    not_passed: int
+    judging: int = 0
+    erased: int = 0
+    """Turns of erased persons, dropped unstored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """The background judge: where sampled judgements go once their batch is committed."""
+
+    runner: JudgeRunner
+    configured: frozenset[str]
+    """Judge model names that have an endpoint."""
+    deadline_s: float
+
+
+DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
+
+
+class Ledger(Protocol):
+    async def erased(self, person_ids: Iterable[str]) -> set[str]:
+        """Which of these persons were erased: their turns are dropped, not stored."""
+        ...
+
+
+@dataclass(slots=True)
+class CheckedBatch:
+    """A batch once checked: what to store (with the message each came from), what to
+    dead-letter, and the judgements to hand over once it is committed."""
+
+    items: list[tuple[RawMessage, TurnResults]] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    jobs: list[JudgeJob] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    checks: CheckSet
+    store: ResultStore
+    dead_letter: DeadLetter
+    clock: Clock
+    retention: timedelta
+    retry: StoreRetry = DEFAULT_STORE_RETRY
+    judging: Judging | None = None
+    ledger: Ledger | None = None
+
+    async def handle_batch(self, messages: Sequence[RawMessage], commit: Commit) -> BatchReport:
+        """Process a batch; ``commit`` is called only after its results are stored and its
+        bad messages dead-lettered.
+
+        Blocks while the store is unavailable (nothing is committed meanwhile);
+        cancel it to stop, and the batch is delivered again.
+        """
+        # Checks are CPU work that can take a while on a large batch: off the event
+        # loop, so heartbeats, the outbox and the judge keep running meanwhile.
+        checked = await asyncio.to_thread(self.check_all, messages)
+        erased = await self._drop_erased(checked)
+        saved, stored, refused_items = await store_batch(
+            self.store, checked.items, self.retry, self.clock
+        )
+        refused = [Rejected(message, reason) for message, reason in refused_items]
+        rejected = checked.rejected + refused
+        if rejected:
+            await self.dead_letter(rejected)
+        await commit()
+        judging = [job for job in checked.jobs if job.key in saved.pending]
+        if judging and self.judging is not None:
+            self.judging.runner.submit(judging)
+        results = [r for item in stored for r in item.results]
+        metrics.batch_stored(len(messages), results)
+        report = BatchReport(
+            turns=len(stored),
+            rejected=len(rejected),
+            results=len(results),
+            new_results=saved.new_results,
+            not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
+            judging=len(judging),
+            erased=erased,
+        )
+        log.info(
+            "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d judging=%d "
+            "erased=%d",
+            report.turns,
+            report.rejected,
+            report.results,
+            report.new_results,
+            report.not_passed,
+            report.judging,
+            report.erased,
+        )
+        return report
+
+    async def _drop_erased(self, checked: CheckedBatch) -> int:
+        """Leave out the turns of persons in the erasure ledger (and their judgements), so
+        a replay or a late redelivery never brings an erased person's results back."""
+        ledger = self.ledger
+        persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
+        if ledger is None or not persons:
+            return 0
+        erased = await through_outages(lambda: ledger.erased(persons), self.retry)
+        if not erased:
+            return 0
+        kept = [(m, item) for m, item in checked.items if item.turn.person_id not in erased]
+        dropped = {item.turn.turn_id for _, item in checked.items} - {
+            item.turn.turn_id for _, item in kept
+        }
+        checked.items = kept
+        checked.jobs = [job for job in checked.jobs if job.turn.turn_id not in dropped]
+        return len(dropped)
+
+    def check_all(self, messages: Sequence[RawMessage]) -> CheckedBatch:
+        """Pure CPU work: decode, apply the rule checks, plan the judgements."""
+        checked = CheckedBatch()
+        now = self.clock()
+        room = self.judging.runner.room() if self.judging else 0
+        for message in messages:
+            try:
+                item, jobs = self._check_one(message, now, room - len(checked.jobs))
+            except InvalidTurn as exc:
+                checked.rejected.append(Rejected(message, exc.reason))
+                continue
+            except Exception as exc:  # a bug on one turn must not hold up its partition
+                log.error(
+                    "turn could not be checked offset=%s error=%s",
+                    message.offset,
+                    type(exc).__name__,
+                )
+                checked.rejected.append(Rejected(message, could_not("checked", exc)))
+                continue
+            checked.items.append((message, item))
+            checked.jobs.extend(jobs)
+        return checked
+
+    def _check_one(
+        self, message: RawMessage, now: datetime, room: int
+    ) -> tuple[TurnResults, list[JudgeJob]]:
+        turn = decode_turn(message.value)
+        item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
+        judged = self.checks.judged_for_agent(turn.agent.id)
+        if not judged:
+            return item, []
+        plan = plan_turn(
+            turn,
+            judged,
+            configured=self.judging.configured if self.judging else frozenset(),
+            room=room,
+            now=now,
+            retention=self.retention,
+            deadline_s=self.judging.deadline_s if self.judging else 0.0,
+        )
+        item.results.extend(plan.results)
+        item.pending.extend(job.pending for job in plan.jobs)
+        return item, plan.jobs

@@ -1,0 +1,65 @@
+"""Apply a turn's rule checks: every blocking check of the turn's agent, every turn."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC
+
+from turncheck.worker.checks import CheckResult, CheckSet, Outcome
+from turncheck.worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
+from turncheck.worker.turns.structs import Agent, InputMessage, Instant, Output, Turn, TurnInput
+
+log = logging.getLogger(__name__)
+
+CRASHED = Outcome.errored("The check could not run on this turn.")
+OUT_OF_TIME = Outcome.errored("The turn's time budget for rule checks was spent.")
+
+
+def evaluate(
+    turn: Turn, checks: CheckSet, budget_ms: float = DEFAULT_TURN_BUDGET_MS
+) -> list[CheckResult]:
+    """One result per check; a check that raises or runs out of time is ``errored``, never
+    ``passed``. ``budget_ms`` is shared by all the turn's rule checks together."""
+    budget = Budget.of_ms(budget_ms)
+    results = []
+    for check in checks.for_agent(turn.agent.id):
+        if check.mode != "block":
+            continue
+        try:
+            budget.check()
+            outcome = check.run(turn, budget)
+        except BudgetSpent:
+            log.warning("check out of time check=%s turn_id=%s", check.name, turn.turn_id)
+            outcome = OUT_OF_TIME
+        except Exception as exc:  # a bug in one check must not lose the turn's other results
+            log.error(
+                "check crashed check=%s turn_id=%s error=%s",
+                check.name,
+                turn.turn_id,
+                type(exc).__name__,
+            )
+            outcome = CRASHED
+        results.append(CheckResult.of(check.id, outcome))
+    return results
+
+
+WARM_UP_TEXT = (
+    "Order A-88213 for $42.50 ships 2026-03-04; mail help@example.com or call "
+    "(555) 010-2030. Card 4111 1111 1111 1111, see https://example.com/returns."
+)
+
+
+def warm_up(checks: CheckSet) -> None:
+    """Run every check once on a made-up turn, so no slow first call lands on a real one
+    (compiled regex caches, library metadata)."""
+    for agent_id in checks.by_agent:
+        turn = Turn(
+            schema_="turn.stored/v1",
+            turn_id="warm-up",
+            agent=Agent(id=agent_id, version=0),
+            created_at=Instant(2026, 1, 1, tzinfo=UTC),
+            input=TurnInput(messages=[InputMessage(role="user", content=WARM_UP_TEXT)]),
+            instructions=WARM_UP_TEXT,
+            output=Output(text=WARM_UP_TEXT),
+        )
+        evaluate(turn, checks, budget_ms=10_000)

@@ -1,0 +1,100 @@
+"""Erasure by person: delete what is stored of a person and keep them out for good.
+
+``Eraser.erase`` deletes the person's results (in both shapes), pending judgements and
+unsent events in one transaction and writes the ledger row first, a keyed hash of the
+person id (never the id itself). The pipeline drops the turns of anyone in the ledger,
+so a replay or a late redelivery of their old turns stores nothing. Pass-rate rollups
+are left as they are: anonymous counts per check and hour, with no person in them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import ValidationError
+
+from turncheck.schemas.erasure import ErasureRequest
+from turncheck.worker.errors import ConfigurationError, InvalidErasureRequest
+from turncheck.worker.store.database import Database
+from turncheck.worker.store.erasures import ErasureTable
+
+
+@dataclass(frozen=True, slots=True)
+class ErasureReceipt:
+    """What an erasure deleted, and when: returned by the CLI, the API and the log."""
+
+    person_key: str
+    """The keyed hash the ledger holds; never the person id."""
+    requested_at: datetime
+    erased_at: datetime
+    results: int
+    pending_judgements: int
+    events: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "person_key": self.person_key,
+            "requested_at": self.requested_at.isoformat(),
+            "erased_at": self.erased_at.isoformat(),
+            "deleted": {
+                "results": self.results,
+                "pending_judgements": self.pending_judgements,
+                "events": self.events,
+            },
+        }
+
+
+def person_key(key: bytes, person_id: str) -> str:
+    """HMAC-SHA256 of the person id: equal ids match, and without the key no id can be
+    found again by hashing candidates."""
+    return hmac.new(key, person_id.encode(), hashlib.sha256).hexdigest()
+
+
+class Eraser:
+    def __init__(self, database: Database, key: bytes) -> None:
+        if not key:
+            raise ConfigurationError("TURNCHECK_ERASURE_KEY is not set: erasure needs it")
+        self.table = ErasureTable(database)
+        self.key = key
+
+    def person_key(self, person_id: str) -> str:
+        return person_key(self.key, person_id)
+
+    async def erase(
+        self, person_id: str, *, requested_at: datetime, now: datetime
+    ) -> ErasureReceipt:
+        """Idempotent: erasing twice deletes nothing more and keeps the first ledger row."""
+        key = self.person_key(person_id)
+        deleted = await self.table.erase(key, person_id, requested_at=requested_at, now=now)
+        return ErasureReceipt(
+            person_key=key,
+            requested_at=requested_at,
+            erased_at=now,
+            results=deleted.results,
+            pending_judgements=deleted.pending_judgements,
+            events=deleted.events,
+        )
+
+    async def erased(self, person_ids: Iterable[str]) -> set[str]:
+        """Which of these person ids are in the ledger."""
+        by_key = {self.person_key(pid): pid for pid in set(person_ids)}
+        return {by_key[key] for key in await self.table.known(list(by_key))}
+
+
+def decode_request(value: bytes | None) -> ErasureRequest:
+    """An erasure request from a message; ``InvalidErasureRequest`` names what is wrong,
+    never a value (a person id is personal data)."""
+    if value is None:
+        raise InvalidErasureRequest("a tombstone is not an erasure request")
+    try:
+        return ErasureRequest.model_validate_json(value)
+    except ValidationError as exc:
+        error = exc.errors(include_input=False, include_url=False)[0]
+        if error["type"] == "json_invalid":
+            raise InvalidErasureRequest("not valid JSON") from None
+        where = ".".join(str(part) for part in error["loc"]) or "request"
+        raise InvalidErasureRequest(f"{where}: {error['msg']}") from None

@@ -1,0 +1,96 @@
+"""What alerts read of the stored results: a check's latest verdicts, and its hourly
+counts for the trend."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+
+from turncheck.worker.store.database import Database
+from turncheck.worker.store.latest import Order, passed_writes
+from turncheck.worker.store.tables import check_results, pass_rate_rollups
+
+
+@dataclass(frozen=True, slots=True)
+class WindowCounts:
+    """The verdicts of a check's latest results. ``not_judged`` are errored by the worker
+    (a deploy, a full judge backlog), ``errored`` by the check; both count as not passed."""
+
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    not_judged: int = 0
+    oldest_at: datetime | None = None
+    """When the oldest of these results was stored: where the failing turns begin."""
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.errored + self.not_judged
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.total if self.total else None
+
+
+class Readings:
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def latest_counts(
+        self, check: str, agent_id: str, latest: int, not_judged: Sequence[str]
+    ) -> WindowCounts:
+        """Verdicts of the check's ``latest`` results, newest by when they were stored,
+        passed ones of both shapes included (``worker/store/latest.py``)."""
+        r = check_results.c
+        full = (
+            select(r.verdict, r.reason, r.checked_at, r.write_id, r.position)
+            .where(r.check_name == check, r.agent_id == agent_id)
+            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
+            .limit(latest)
+        )
+        window: list[tuple[Order, str]] = []
+        async with self.database.transaction() as conn:
+            for verdict, reason, checked_at, write_id, position in await conn.execute(full):
+                bucket = "not_judged" if verdict == "errored" and reason in not_judged else verdict
+                window.append(((checked_at, write_id, position), bucket))
+            writes = await passed_writes(
+                conn,
+                check,
+                agent_id,
+                limit=latest,
+                not_before=window[-1][0][0] if len(window) == latest else None,
+                columns=(),
+            )
+            # A write holds one result of a check, and the check has no full row in it:
+            # (checked_at, write) places the result among the full rows.
+            window += [((row["checked_at"], row["id"], 0), "passed") for row in writes]
+        window.sort(reverse=True)
+        del window[latest:]
+        counts = Counter(bucket for _, bucket in window)
+        return WindowCounts(
+            passed=counts["passed"],
+            failed=counts["failed"],
+            errored=counts["errored"],
+            not_judged=counts["not_judged"],
+            oldest_at=window[-1][0][0] if window else None,
+        )
+
+    async def hourly_counts(
+        self, check: str, agent_id: str, since: datetime
+    ) -> list[tuple[datetime, int, int]]:
+        """(hour, passed, total) from the rollups, every agent version together."""
+        r = pass_rate_rollups.c
+        total = func.sum(r.passed + r.failed + r.errored)
+        query = (
+            select(r.bucket_start, func.sum(r.passed), total)
+            .where(r.check_name == check, r.agent_id == agent_id, r.bucket_start >= since)
+            .group_by(r.bucket_start)
+            .order_by(r.bucket_start)
+        )
+        async with self.database.transaction() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(start, int(passed or 0), int(n or 0)) for start, passed, n in rows]
