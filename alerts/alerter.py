@@ -23,6 +23,7 @@ from turncheck.alerts.notice import (
     to_json,
 )
 from turncheck.alerts.policy import AlertPolicy
+from turncheck.alerts.state import crossed
 from turncheck.worker.clock import Clock
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.judge.runner import NOT_JUDGED
@@ -146,12 +147,10 @@ class Alerter:
             raise ConfigurationError(f"check {check!r} belongs to agents {agents}: pass --agent")
         return found[0]
 
-    async def preview(self, watched: Watched) -> tuple[CheckAlert, bool]:
-        """The alert as it would be raised now, and whether the threshold is crossed;
-        nothing is written."""
-        counts = await self.counts(watched)
-        notice = await self.check_alert(watched, counts, self.clock())
-        return notice, crossed(counts, watched.policy)
+    async def preview(self, watched: Watched) -> CheckAlert:
+        """The alert as it would be raised now; its ``state`` says whether it would be
+        (below threshold). Nothing is written."""
+        return await self.check_alert(watched, await self.counts(watched), self.clock())
 
     async def counts(self, watched: Watched) -> WindowCounts:
         return await self.readings.latest_counts(
@@ -169,6 +168,7 @@ class Alerter:
             raised_at=now,
             latest=watched.policy.latest,
             min_pass_rate=watched.policy.min_pass_rate,
+            min_results=watched.policy.min_results,
             counts=counts,
             trend=await self.trend(watched, day),
             links=self.links(watched.check, watched.agent_id, counts.oldest_at),
@@ -235,10 +235,3 @@ class Alerter:
 
     async def deliver(self, report: RoundReport | None = None) -> RoundReport:
         return await self.delivery.deliver(report)
-
-
-def crossed(counts: WindowCounts, policy: AlertPolicy) -> bool:
-    """Enough results, and too few of them passed (errored and not judged count as not
-    passed)."""
-    rate = counts.pass_rate
-    return counts.total >= policy.min_results and rate is not None and rate < policy.min_pass_rate

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from datetime import timedelta
+from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
@@ -74,13 +76,28 @@ def preview(
     channel: Annotated[
         Literal["slack", "mail", "both"], typer.Option(help="Which message to show.")
     ] = "both",
-    html: Annotated[bool, typer.Option("--html", help="Show the mail's HTML part.")] = False,
+    html: Annotated[
+        bool,
+        typer.Option(
+            "--html", help="Only the mail's HTML, as a page a browser opens, chart included."
+        ),
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="With --html: write the page to this file.")
+    ] = None,
 ) -> None:
     """Render a check's alert, or the digest, as it would be sent now; send nothing and
-    store nothing."""
+    store nothing. For a check, standard error says whether an alert would be raised, in
+    the words of the message."""
     settings = startup.settings()
     if (check is not None) == digest:
         raise ConfigurationError("alerts preview needs --check NAME or --digest, not both")
+    if out is not None and not html:
+        raise ConfigurationError("alerts preview --out needs --html")
+    if html and channel == "slack":
+        raise ConfigurationError("alerts preview --html shows the mail: leave out --channel slack")
+    if out is not None and not out.parent.is_dir():
+        raise ConfigurationError(f"invalid --out {str(out)!r}: no folder {str(out.parent)!r}")
     checks = load_checks(settings.checks)
     rendering = templates(settings)
 
@@ -88,29 +105,39 @@ def preview(
         alerter = preview_alerter(settings, checks, store.database, utc_now)
         if check is None:
             return await alerter.digest_notice()
-        notice, crossed = await alerter.preview(alerter.find(check, agent))
-        state = (
-            "below the threshold: an alert would be raised"
-            if crossed
-            else "not below the threshold (or too few results): no alert would be raised now"
-        )
-        err.print(f"{check} for {notice.agent_id}: {state}", highlight=False)
+        notice = await alerter.preview(alerter.find(check, agent))
+        state = notice.state
+        outcome = "an alert would be raised" if state.below else "no alert would be raised now"
+        verdict = f"{check} for {notice.agent_id}: {state.summary}; {outcome}"
+        err.print(verdict, markup=False, highlight=False, soft_wrap=True)
         return notice
 
     notice = startup.on_store(settings, work)
-    out = Console(highlight=False, soft_wrap=True)
+    if html:
+        page = rendering.mail(notice).standalone_html()
+        if out is None:
+            sys.stdout.write(page if page.endswith("\n") else page + "\n")
+            return
+        try:
+            out.write_text(page, encoding="utf-8")
+        except OSError as exc:
+            why = (exc.strerror or type(exc).__name__).lower()
+            raise ConfigurationError(f"cannot write {out}: {why}") from None
+        err.print(f"wrote {out}", markup=False, highlight=False, soft_wrap=True)
+        return
+    console = Console(highlight=False, soft_wrap=True)
     if channel in ("slack", "both"):
         message = rendering.slack(notice)
-        out.rule("Slack")
-        out.print(message.text, markup=False)
-        out.print(json.dumps(message.blocks, indent=2, ensure_ascii=False), markup=False)
+        console.rule("Slack")
+        console.print(message.text, markup=False)
+        console.print(json.dumps(message.blocks, indent=2, ensure_ascii=False), markup=False)
     if channel in ("mail", "both"):
         mail = rendering.mail(notice)
-        out.rule("Mail")
-        out.print(f"Subject: {mail.subject}", markup=False)
-        out.print(mail.html if html else mail.text, markup=False)
+        console.rule("Mail")
+        console.print(f"Subject: {mail.subject}", markup=False)
+        console.print(mail.text, markup=False)
         if mail.chart_png:
-            out.print(f"[inline chart: {len(mail.chart_png)} bytes of PNG]", markup=False)
+            console.print(f"[inline chart: {len(mail.chart_png)} bytes of PNG]", markup=False)
 
 
 @app.command()

@@ -1,5 +1,5 @@
-"""A made-up alert and digest: rendered at start to test the templates in use, by
-``turncheck alerts preview --example``, and in the README and golden-file tests."""
+"""A made-up alert and digest: rendered at start to test the templates in use, and in
+the README and the golden-file tests."""
 
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ RAISED_AT = datetime(2026, 12, 1, 10, 5, tzinfo=UTC)
 _DAILY = [
     (190, 196), (201, 205), (188, 193), (0, 0), (176, 180), (199, 204), (205, 209),
     (183, 190), (196, 203), (181, 192), (170, 186), (160, 181), (151, 177), (87, 104),
+]  # fmt: skip
+_SAMPLED = [
+    (1, 1), (0, 0), (1, 1), (0, 0), (0, 0), (1, 1), (1, 2),
+    (0, 0), (1, 1), (1, 1), (0, 0), (1, 2), (1, 2), (1, 1),
 ]  # fmt: skip
 
 
@@ -48,6 +52,7 @@ def example_alert() -> CheckAlert:
         raised_at=RAISED_AT,
         latest=200,
         min_pass_rate=0.95,
+        min_results=50,
         counts=WindowCounts(passed=176, failed=17, errored=4, not_judged=3),
         trend=example_trend(),
         links=example_links("no-card-numbers", "support-bot"),
@@ -58,6 +63,11 @@ def example_alert() -> CheckAlert:
 def example_digest() -> Digest:
     alert = example_alert()
     steady = tuple(DayRate(d.day, d.total, d.total) for d in alert.trend)
+    # A judged check on a sample: a result or two on some days.
+    sparse = tuple(
+        DayRate(d.day, passed, total)
+        for d, (passed, total) in zip(alert.trend, _SAMPLED, strict=True)
+    )
     return Digest(
         day=DAY - timedelta(days=1),
         raised_at=datetime(2026, 12, 2, 9, 0, tzinfo=UTC),
@@ -81,6 +91,17 @@ def example_digest() -> Digest:
                 trend=steady,
                 alerted=None,
                 links=example_links("grounded", "support-bot"),
+            ),
+            # Below its threshold by rate, but on too few results to say so.
+            DigestLine(
+                check="polite",
+                agent_id="support-bot",
+                min_pass_rate=0.9,
+                min_results=50,
+                counts=WindowCounts(passed=9, failed=2, errored=1),
+                trend=sparse,
+                alerted=None,
+                links=example_links("polite", "support-bot"),
             ),
         ),
     )

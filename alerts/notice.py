@@ -11,6 +11,7 @@ from datetime import date, datetime
 
 from pydantic import TypeAdapter
 
+from turncheck.alerts.state import CheckState, state_of
 from turncheck.worker.store.alert_readings import WindowCounts
 from turncheck.worker.store.alerts import Earlier
 
@@ -47,6 +48,14 @@ class CheckAlert:
     """Daily pass rates, oldest first, ending with ``day``."""
     links: Links
     earlier: Earlier | None = None
+    min_results: int = 1
+    """Fewer results and the state is too few results. Alerts stored before it was kept
+    were raised with enough, so 1 reads them as they were."""
+
+    @property
+    def state(self) -> CheckState:
+        """What a preview shows; an alert is raised only when it is below threshold."""
+        return state_of(self.counts, self.min_pass_rate, self.min_results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +71,13 @@ class DigestLine:
     links: Links
 
     @property
+    def state(self) -> CheckState:
+        return state_of(self.counts, self.min_pass_rate, self.min_results)
+
+    @property
     def below(self) -> bool:
-        rate = self.counts.pass_rate
-        enough = self.counts.total >= self.min_results
-        return enough and rate is not None and rate < self.min_pass_rate
+        """Kept for templates of one's own written before ``state``."""
+        return self.state.below
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ import jinja2
 from turncheck.alerts.chart import daily_chart_png, sparkline
 from turncheck.alerts.notice import CheckAlert, DayRate, Notice
 from turncheck.alerts.rendered import MailMessage, SlackMessage
+from turncheck.alerts.state import pct
 from turncheck.worker.errors import ConfigurationError
 
 NAMES = tuple(
@@ -31,10 +32,6 @@ NAMES = tuple(
     )
     for part in parts
 )
-
-
-def pct(value: float | None, digits: int = 1) -> str:
-    return "n/a" if value is None else f"{value * 100:.{digits}f}%"
 
 
 def mrkdwn(value: object) -> str:

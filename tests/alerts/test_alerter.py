@@ -228,8 +228,8 @@ async def test_the_digest_says_which_check_alerted_the_day_before(store: Store) 
 async def test_preview_builds_the_alert_and_writes_nothing(store: Store) -> None:
     await store_results(store, verdicts(10, 90), at=START)
     alerts = alerter(store, Clock(), recorders())
-    notice, crossed = await alerts.preview(alerts.find(CHECK, None))
-    assert crossed and notice.counts.failed == 90
+    notice = await alerts.preview(alerts.find(CHECK, None))
+    assert notice.state.below and notice.counts.failed == 90
     assert await alerts.store.history(date(2026, 1, 1)) == []
 
 

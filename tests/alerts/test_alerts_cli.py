@@ -78,10 +78,11 @@ async def test_run_once_delivers_one_slack_message_and_one_mail_then_none_that_d
     assert "grounded@support-bot" in err
 
     [slack] = slack_server.messages
-    assert slack.channel == CHANNEL and "grounded (support-bot): 50.0%" in slack.text
-    assert slack.blocks[0]["text"]["text"] == "Check grounded is below its threshold"
+    verdict = "below threshold, 50.0% of the latest 12 results passed (threshold 60.0%)"
+    assert slack.channel == CHANNEL and slack.text == f"grounded (support-bot): {verdict}."
+    assert slack.blocks[0]["text"]["text"] == "Check grounded: below threshold"
     [message] = mail.messages()
-    assert message["Subject"] == "[turncheck] grounded is below 60.0% for support-bot: 50.0%"
+    assert message["Subject"] == f"[turncheck] grounded for support-bot: {verdict}"
     assert set(mail.envelopes[0].rcpt_tos) == {"admins@example.com", "oncall@example.com"}
     html = message.get_body(("html",))
     assert html is not None and 'src="cid:chart"' in html.get_content()
@@ -143,15 +144,63 @@ async def test_preview_renders_both_messages_and_sends_nothing(
     await replay_examples(env)
     code, out, err = await turncheck(env, "alerts", "preview", "--check", "grounded")
     assert code == 0, err
-    assert "an alert would be raised" in err
-    assert "grounded (support-bot): 50.0%" in out  # Slack's text
-    assert "Subject: [turncheck] grounded is below 60.0%" in out
+    verdict = "below threshold, 50.0% of the latest 12 results passed (threshold 60.0%)"
+    assert err == f"grounded for support-bot: {verdict}; an alert would be raised\n"
+    assert f"grounded (support-bot): {verdict}." in out  # Slack's text
+    assert f"Subject: [turncheck] grounded for support-bot: {verdict}" in out
     code, out, err = await turncheck(env, "alerts", "preview", "--digest", "--channel", "mail")
     assert code == 0, err
-    assert "turncheck digest for" in out and "grounded (support-bot)" in out
+    assert "turncheck digest for" in out and "grounded (support-bot): below threshold" in out
     assert slack_server.messages == [] and mail.envelopes == []
     code, out, _ = await turncheck(env, "alerts", "history", "--json")
     assert json.loads(out) == []
+
+
+async def test_preview_says_too_few_results_on_both_streams_in_the_same_words(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    """12 results of the 50 needed: neither standard error nor any message says below or
+    ok, and the digest marks no check green."""
+    env = environment(tmp_path, slack_server, mail, TURNCHECK_ALERT_MIN_RESULTS="50")
+    await replay_examples(env)
+    code, out, err = await turncheck(env, "alerts", "preview", "--check", "grounded")
+    assert code == 0, err
+    verdict = "too few results (12 of 50), 50.0% of the latest 12 results passed (threshold 60.0%)"
+    assert err == f"grounded for support-bot: {verdict}; no alert would be raised now\n"
+    assert f"grounded (support-bot): {verdict}." in out
+    assert f"Subject: [turncheck] grounded for support-bot: {verdict}" in out
+    assert f"Check grounded for agent support-bot: {verdict}." in out
+    assert "below" not in out
+    code, out, err = await turncheck(env, "alerts", "preview", "--digest")
+    assert code == 0, err
+    assert "🟢" not in out and "⚪ *grounded* · support-bot: too few results (12 of 50)" in out
+    assert "grounded (support-bot): too few results (12 of 50)" in out
+    assert ": ok" not in out and "0 of 7 checks below their threshold, 7 with too few" in out
+
+
+async def test_preview_html_is_a_standalone_page_on_stdout_or_in_a_file(
+    tmp_path: Path, slack_server: SlackServer, mail: Catcher
+) -> None:
+    env = environment(tmp_path, slack_server, mail)
+    await replay_examples(env)
+    code, out, err = await turncheck(env, "alerts", "preview", "--check", "grounded", "--html")
+    assert code == 0, err
+    assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    assert 'src="data:image/png;base64,' in out and "cid:" not in out
+    assert "Subject:" not in out and "─" not in out
+    page = tmp_path / "alert.html"
+    args = ("alerts", "preview", "--check", "grounded", "--html", "--out", str(page))
+    code, written, err = await turncheck(env, *args)
+    assert code == 0 and written == "", err
+    assert err.endswith(f"wrote {page}\n")
+    assert page.read_text(encoding="utf-8").rstrip("\n") == out.rstrip("\n")
+    for refused in (
+        ("--out", str(page)),
+        ("--html", "--channel", "slack"),
+        ("--html", "--out", str(tmp_path / "missing" / "alert.html")),
+    ):
+        code, _, err = await turncheck(env, "alerts", "preview", "--check", "grounded", *refused)
+        assert code == 2 and len(err.splitlines()) == 1, (refused, err)
 
 
 async def test_preview_of_an_unknown_check_is_refused(

@@ -4,8 +4,10 @@ Run with ``TURNCHECK_UPDATE_GOLDEN=1`` to rewrite the files after a deliberate c
 then read the diff.
 """
 
+import base64
 import json
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from turncheck.alerts.examples import example_alert, example_digest
 from turncheck.alerts.notice import Notice
 from turncheck.alerts.render import NAMES, Templates
 from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.store.alert_readings import WindowCounts
 
 GOLDEN = Path(__file__).parent / "golden"
 NOTICES: dict[str, Notice] = {"alert": example_alert(), "digest": example_digest()}
@@ -47,6 +50,47 @@ def test_the_alert_chart_is_an_inline_png_the_html_refers_to() -> None:
     mail = Templates().mail(example_alert())
     assert mail.chart_png is not None and mail.chart_png.startswith(b"\x89PNG")
     assert 'src="cid:chart"' in mail.html
+
+
+def test_the_standalone_page_embeds_the_chart_and_refers_to_no_mail_part() -> None:
+    """What `alerts preview --html` shows in a browser: the mail's HTML, its chart inside."""
+    mail = Templates().mail(example_alert())
+    page = mail.standalone_html()
+    assert page.startswith("<!DOCTYPE html>") and "cid:" not in page
+    [encoded] = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    assert base64.b64decode(encoded) == mail.chart_png
+    digest = Templates().mail(example_digest())
+    assert digest.standalone_html() == digest.html
+
+
+def test_too_few_results_is_never_ok_nor_green_in_a_digest() -> None:
+    """Every result passed, but 12 of the 50 needed: the digest says too few, not ok."""
+    line = replace(example_digest().lines[1], counts=WindowCounts(passed=12))
+    digest = replace(example_digest(), lines=(line,))
+    templates = Templates()
+    slack, mail = templates.slack(digest), templates.mail(digest)
+    blocks = json.dumps(slack.blocks, ensure_ascii=False)
+    assert (
+        "🟢" not in blocks and "⚪ *grounded* · support-bot: too few results (12 of 50)" in blocks
+    )
+    assert slack.text.endswith("0 of 1 checks below their threshold, 1 with too few results.")
+    assert mail.subject.endswith("0 of 1 checks below their threshold, 1 with too few results")
+    assert "grounded (support-bot): too few results (12 of 50)" in mail.text
+    assert "ok" not in mail.text.split()
+    assert ">too few results (12 of 50)</td>" in mail.html and ">ok<" not in mail.html
+
+
+def test_an_alert_previewed_before_it_is_due_says_so_in_every_part() -> None:
+    """A preview renders the alert whatever the state: no part claims it is below."""
+    alert = replace(example_alert(), counts=WindowCounts(passed=12), earlier=None)
+    templates = Templates()
+    slack, mail = templates.slack(alert), templates.mail(alert)
+    summary = "too few results (12 of 50), 100.0% of the latest 12 results passed"
+    assert summary in slack.text and summary in mail.subject and summary in mail.text
+    assert slack.blocks[0]["text"]["text"] == "Check no-card-numbers: too few results (12 of 50)"
+    assert "<h2" in mail.html and ": too few results (12 of 50)</h2>" in mail.html
+    for part in (slack.text, json.dumps(slack.blocks), mail.subject, mail.text, mail.html):
+        assert "below" not in part
 
 
 def test_slack_blocks_stay_within_slack_s_limits() -> None:

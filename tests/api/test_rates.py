@@ -118,3 +118,11 @@ async def test_an_unknown_bucket_is_422(api: httpx.AsyncClient) -> None:
     response = await api.get("/v1/pass-rates", params={"bucket": "week"})
     assert response.status_code == 422
     assert "'bucket'" in response.json()["error"]
+
+
+async def test_an_until_not_after_since_is_422_naming_until(api: httpx.AsyncClient) -> None:
+    for until in ("2026-11-29T10:00:00Z", "2026-11-28T10:00:00Z"):
+        query = {"since": "2026-11-29T10:00:00Z", "until": until}
+        response = await api.get("/v1/pass-rates", params=query)
+        assert response.status_code == 422, until
+        assert "'until'" in response.json()["error"] and "after since" in response.text

@@ -134,6 +134,19 @@ def test_a_bad_setting_is_one_line_naming_the_variable(
             ["pass-rates", "--since", "2026-02-30"],
             "invalid --since '2026-02-30': use 7d, 12h, 30m, 2w or an ISO date",
         ),
+        (
+            ["failures", "grounded", "--until", "tomorrow"],
+            "invalid --until 'tomorrow': use 7d, 12h, 30m, 2w or an ISO date",
+        ),
+        (
+            ["pass-rates", "--since", "1d", "--until", "2d"],
+            "invalid --until '2d': it is not after --since '1d', so the window holds nothing",
+        ),
+        (
+            ["failures", "grounded", "--since", "2026-11-01", "--until", "2026-11-01"],
+            "invalid --until '2026-11-01': it is not after --since '2026-11-01', "
+            "so the window holds nothing",
+        ),
     ],
 )
 def test_a_bad_argument_is_one_line_before_any_service_is_tried(
@@ -144,6 +157,32 @@ def test_a_bad_argument_is_one_line_before_any_service_is_tried(
     done = turncheck(*args, cwd=workdir, TURNCHECK_DATABASE_URL=url)
     assert done.returncode == 2
     assert one_line(done) == line
+
+
+def test_a_check_or_agent_without_results_is_one_line_and_exit_1(workdir: Path) -> None:
+    """A typo is not an empty table; a known check with nothing in the window is."""
+    assert turncheck("run", cwd=workdir).returncode == 0
+    known = "checks with results: grounded, no-card-numbers, no-competitors"
+    for args, line in [
+        (["pass-rates", "--check", "grounde"], f"no results for check 'grounde'; {known}"),
+        (["failures", "grounde"], f"no results for check 'grounde'; {known}"),
+        (
+            ["pass-rates", "--agent", "sales-bot"],
+            "no results for agent 'sales-bot'; agents with results: support-bot",
+        ),
+        (
+            ["failures", "grounded", "--agent", "sales-bot", "--json"],
+            "no agent 'sales-bot' has results for check 'grounded'; "
+            "agents with results for it: support-bot",
+        ),
+    ]:
+        done = turncheck(*args, cwd=workdir)
+        assert done.returncode == 1, args
+        assert one_line(done).startswith(line), args
+    assert json.loads(done.stdout) == []  # --json still prints its (empty) answer
+    for args in (["pass-rates", "--check", "grounded"], ["failures", "grounded"]):
+        empty = turncheck(*args, "--since", "1999-01-01", "--until", "2000-01-01", cwd=workdir)
+        assert empty.returncode == 0 and empty.stderr == b"", args
 
 
 def test_results_as_json_exit_1_when_nothing_is_found(workdir: Path) -> None:

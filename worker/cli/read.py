@@ -10,8 +10,10 @@ import typer
 from rich.console import Console
 
 from turncheck.worker.cli import exits, startup, tables
-from turncheck.worker.cli.options import JsonOption, parse_since
+from turncheck.worker.cli.options import JsonOption, parse_window
 from turncheck.worker.clock import utc_now
+from turncheck.worker.store import PassRate, Store, StoredResult
+from turncheck.worker.store.queries import Queries
 
 err = Console(stderr=True)
 
@@ -47,20 +49,24 @@ def pass_rates(
     """Show each check's pass rate and its counts.
 
     Counts are kept per hour of the turns' time: every hour that overlaps the window counts.
+    A check or agent with no results at all is refused (exit 1); --until must be after
+    --since.
     """
     settings = startup.settings()
-    now = utc_now()
-    start = parse_since(since, now)
-    end = parse_since(until, now) if until is not None else None
-    rows = startup.on_store(
-        settings,
-        lambda store: store.queries.pass_rates(since=start, until=end, check=check, agent=agent),
-    )
+    start, end = parse_window(since, until, utc_now())
+
+    async def work(store: Store) -> tuple[list[PassRate], str | None]:
+        queries = store.queries
+        rows = await queries.pass_rates(since=start, until=end, check=check, agent=agent)
+        return rows, None if rows else await unknown(queries, check, agent)
+
+    rows, missing = startup.on_store(settings, work)
     if as_json:
         window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
         print(json.dumps({**window, "rates": [r.as_dict() for r in rows]}, indent=2))
-    else:
+    elif missing is None:
         Console().print(tables.pass_rate_table(rows, start))
+    refuse_unknown(missing)
 
 
 def failures(
@@ -77,19 +83,59 @@ def failures(
 ) -> None:
     """List a check's results that did not pass (failed or errored), newest first.
 
-    An alert links here; `turncheck results TURN_ID` shows every check of one turn.
+    An alert links here; `turncheck results TURN_ID` shows every check of one turn. A
+    check, or an agent of it, with no results at all is refused (exit 1); --until must be
+    after --since.
     """
     settings = startup.settings()
-    now = utc_now()
-    start = parse_since(since, now)
-    end = parse_since(until, now) if until is not None else None
-    found = startup.on_store(
-        settings,
-        lambda store: store.queries.not_passed(
-            check, agent=agent, since=start, until=end, limit=limit
-        ),
-    )
+    start, end = parse_window(since, until, utc_now())
+
+    async def work(store: Store) -> tuple[list[StoredResult], str | None]:
+        queries = store.queries
+        found = await queries.not_passed(check, agent=agent, since=start, until=end, limit=limit)
+        return found, None if found else await unknown(queries, check, agent)
+
+    found, missing = startup.on_store(settings, work)
     if as_json:
         print(json.dumps([r.as_dict() for r in found], indent=2))
-    else:
+    elif missing is None:
         Console().print(tables.not_passed_table(found, check, start))
+    refuse_unknown(missing)
+
+
+SHOWN_NAMES = 10
+
+
+async def unknown(queries: Queries, check: str | None, agent: str | None) -> str | None:
+    """What to say when the check or agent asked for has no results at all, with the
+    names that have some; None when both are known (the window was empty)."""
+    if check is not None:
+        agents = await queries.agents_with_results(check)
+        if not agents:
+            known = await queries.checks_with_results()
+            return f"no results for check {check!r}; {_names('checks with results', known)}"
+        if agent is not None and agent not in agents:
+            return (
+                f"no agent {agent!r} has results for check {check!r}; "
+                f"{_names('agents with results for it', agents)}"
+            )
+    elif agent is not None:
+        agents = await queries.agents_with_results()
+        if agent not in agents:
+            return f"no results for agent {agent!r}; {_names('agents with results', agents)}"
+    return None
+
+
+def _names(what: str, names: list[str]) -> str:
+    if not names:
+        return "nothing has results yet"
+    shown = ", ".join(names[:SHOWN_NAMES])
+    more = len(names) - SHOWN_NAMES
+    return f"{what}: {shown}{f' and {more} more' if more > 0 else ''}"
+
+
+def refuse_unknown(missing: str | None) -> None:
+    """A name with no results is a typo or a check not yet run: one line, exit 1."""
+    if missing is not None:
+        err.print(missing, markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(exits.REJECTED)

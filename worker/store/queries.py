@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, func, select
 
 from turncheck.worker.store.database import Database
+from turncheck.worker.store.latest import agents_of
 from turncheck.worker.store.passed import expand
 from turncheck.worker.store.rows import ROLLUP_BUCKET, ROLLUP_COUNTS, bucket_of
 from turncheck.worker.store.tables import check_results, pass_rate_rollups, passed_results
@@ -27,6 +28,23 @@ class Queries:
             for row in (await conn.execute(passed)).mappings():
                 results += expand(row)
         return sorted(results, key=lambda result: (result.write_id, result.position))
+
+    async def checks_with_results(self) -> list[str]:
+        """Every check with results counted, from the rollups: they outlive the results
+        purged past retention, so a check is known as long as its pass rates are."""
+        r = pass_rate_rollups.c
+        async with self.database.transaction() as conn:
+            found = await conn.execute(select(r.check_name).distinct())
+            return sorted(name for (name,) in found)
+
+    async def agents_with_results(self, check: str | None = None) -> list[str]:
+        """The agents with results counted, of ``check`` or of any check (the rollups)."""
+        async with self.database.transaction() as conn:
+            if check is not None:
+                return await agents_of(conn, check)
+            r = pass_rate_rollups.c
+            found = await conn.execute(select(r.agent_id).distinct())
+            return sorted(agent for (agent,) in found)
 
     async def not_passed(
         self,
