@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -133,3 +134,79 @@ async def test_replay_waits_for_every_judgement_and_settles_abandoned_ones_first
     assert (judged, pending) == (24, 0)
     assert (settled.verdict, settled.check_version) == ("errored", "old-version")
     assert "abandoned" in (settled.reason or "")
+
+
+FOUR_JUDGED = """
+agent: support-bot
+checks:
+  - {name: polite, kind: judge, criteria: polite_tone, mode: background,
+     sample_rate: 1.0, judge_model: judge-small}
+  - {name: formatted, kind: judge, criteria: correct_format, mode: background,
+     sample_rate: 1.0, judge_model: judge-small}
+  - {name: grounded, kind: judge, criteria: no_made_up_facts, mode: background,
+     sample_rate: 1.0, judge_model: judge-small}
+  - name: no-dates
+    kind: judge
+    mode: background
+    sample_rate: 1.0
+    judge_model: judge-small
+    rule: {good: ["Answers the question"], bad: ["Promises a delivery date"]}
+"""
+
+
+@pytest.mark.postgres
+async def test_judge_workers_store_every_judgement_of_a_turn_answered_together(
+    tmp_path: Path, fake_provider: FakeProvider, postgres_url: str
+) -> None:
+    """Four judge workers on PostgreSQL, the judge answering a turn's four judgements at
+    the same moment: replay stores all twenty, once each, and leaves nothing pending."""
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(FOUR_JUDGED)
+    store = await fresh_store(postgres_url)
+    turns = tmp_path / "turns.jsonl"
+    turns.write_bytes(b"\n".join(turn_bytes(f"t-{i}") for i in range(5)))
+    # Each answer waits for the other three requests in flight: workers take a turn's four
+    # judgements from the queue together, so their answers arrive and are stored together.
+    together = threading.Barrier(4, timeout=60)
+
+    def answer(request: dict[str, list[dict[str, str]]]) -> str:
+        together.wait()
+        if "delivery date" in request["messages"][0]["content"]:
+            return '{"verdict": "fail", "score": 0.1, "reason": "Promises a date."}'
+        return '{"verdict": "pass", "score": 0.9, "reason": "Fine."}'
+
+    fake_provider.responder = answer
+    judges = {
+        "judge-small": {
+            "provider": "openai",
+            "base_url": fake_provider.openai_url,
+            "max_concurrency": 4,
+        }
+    }
+    settings = Settings(
+        database_url=postgres_url,
+        checks=[checks],
+        judges=json.dumps(judges),
+        judge_deadline_s=90.0,
+        judge_workers=4,
+    )
+    totals = await replay(plan(settings), str(turns))
+    async with store.database.engine.connect() as conn:
+        pending = (await conn.execute(select(func.count()).select_from(judge_pending))).scalar_one()
+    stored = {f"t-{i}": await store.queries.results_for_turn(f"t-{i}") for i in range(5)}
+    rates = {r.check: r for r in await store.queries.pass_rates()}
+    events = [json.loads(e.payload)["data"] for e in await store.outbox.pending_events(100)]
+    await store.close()
+    assert (totals.turns, pending, fake_provider.max_in_flight) == (5, 0, 4)
+    for found in stored.values():
+        assert sorted(r.check for r in found) == ["formatted", "grounded", "no-dates", "polite"]
+        assert {r.check for r in found if r.verdict == "failed"} == {"no-dates"}
+    assert {name: (r.passed, r.failed) for name, r in rates.items()} == {
+        "formatted": (5, 0),
+        "grounded": (5, 0),
+        "no-dates": (0, 5),
+        "polite": (5, 0),
+    }
+    assert sorted((e["turn_id"], e["check"]) for e in events) == [
+        (f"t-{i}", "no-dates") for i in range(5)
+    ]

@@ -4,11 +4,28 @@ A write of a turn is one ``passed_results`` row (its compact results) and a full
 ``check_results`` row for each other result, pointing at it. A turn's first write
 inserts part 0 of the turn: that insert is the claim. Most turns are new and their
 claim goes in: every result is new, nothing is read first. A turn whose claim is
-refused was written before (a redelivery, a judged result arriving later): its parts
-are locked in turn order, what they and its full rows hold is read, and only results
-not stored yet are written, as the turn's next part. Two writers of one turn wait on
-its part 0, so neither counts a result the other stored. Within one write of a batch
-(one moment), turns take their write ids in turn id order.
+refused was written before (a redelivery, a judged result arriving later): what its
+parts and full rows hold is read, and only results not stored yet are written, as the
+turn's next part. Within one write of a batch (one moment), turns take their write ids
+in turn id order.
+
+Writers of one turn's next part at the same moment (its judged results answered
+together by several judge workers or replicas, redeliveries with new check versions)
+take turns on its part 0: each locks it in a statement of its own, then reads the
+turn's parts in the next. On PostgreSQL (read committed) a statement sees what was
+committed when it began, so that read sees every part written by those who held the
+lock before. Read in the locking statement itself it would not: the writers would
+pick the same next part and all but one lose their results to ON CONFLICT DO NOTHING.
+Not an advisory lock per turn: each holds a slot of the server's shared lock table
+until commit (``max_locks_per_transaction`` x connections, 6400 by default), so a few
+replicas redelivering batches of 2000 turns would fill it and fail every query that
+needs a lock; a row lock is kept in the row. Not a retry on conflict alone: a writer
+would read again once for each writer that beat it. A part found taken anyway (the
+turn's part 0 was purged meanwhile, leaving nothing to wait on) is read again and
+taken next, up to ``PART_ATTEMPTS`` times; then the write raises ``TurnContended``,
+is rolled back whole and tried again like an outage, so a result is never dropped.
+Claims and part 0 locks are taken in turn id order, so two replicas storing the same
+turns never deadlock. SQLite lets one transaction write at a time and needs no lock.
 """
 
 from __future__ import annotations
@@ -18,13 +35,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turncheck.worker.checks import CheckResult, Verdict
-from turncheck.worker.pipeline.records import ResultKey, TurnRef
+from turncheck.worker.errors import TurnContended
+from turncheck.worker.pipeline.records import TurnRef
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.passed import Entry, decode, is_compact
+from turncheck.worker.store.passed import Entry, is_compact
 from turncheck.worker.store.rows import (
     RESULT_KEY,
     ROLLUP_COUNTS,
@@ -35,6 +53,7 @@ from turncheck.worker.store.rows import (
     rollup_values,
 )
 from turncheck.worker.store.tables import check_results, outbox, pass_rate_rollups, passed_results
+from turncheck.worker.store.turn_parts import lock_claims, stored_keys
 
 CHUNK_ROWS = 250
 """Rows built and sent per statement. Building and encoding rows is CPU work on the
@@ -65,6 +84,10 @@ UNNEST_PARTS = text(
 )
 """PostgreSQL: a chunk of parts as one array per column. Measured 1.3-1.5x faster than
 the same rows as a multi-row VALUES: one parameter per column instead of one per cell."""
+
+
+PART_ATTEMPTS = 3
+"""Rounds of a write of next parts: with part 0 to wait on, the first stores them all."""
 
 
 def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -188,16 +211,26 @@ class TurnWriter:
         self, conn: AsyncConnection, writes: list[TurnWrite], now: datetime
     ) -> list[New]:
         """Turns written before: store, as each one's next part, the results it lacks."""
-        stored, last_part = await stored_keys(conn, [w.turn.turn_id for w in writes], lock=True)
-        missing = []
-        for w in writes:
-            results = [r for r in w.results if w.turn.key(r.check) not in stored]
-            if results:
-                missing.append(TurnWrite.of(w.turn, results, w.expires_at))
-        parts = [(w, last_part.get(w.turn.turn_id, -1) + 1) for w in missing]
-        return await self._insert_full(
-            conn, missing, await self._insert_parts(conn, parts, now), now
-        )
+        new: list[New] = []
+        for _ in range(PART_ATTEMPTS):
+            turn_ids = [w.turn.turn_id for w in writes]
+            if self.database.dialect == "postgresql":
+                await lock_claims(conn, turn_ids)
+            stored, last_part = await stored_keys(conn, turn_ids)
+            missing = []
+            for w in writes:
+                results = [r for r in w.results if w.turn.key(r.check) not in stored]
+                if results:
+                    missing.append(TurnWrite.of(w.turn, results, w.expires_at))
+            parts = [(w, last_part.get(w.turn.turn_id, -1) + 1) for w in missing]
+            written = await self._insert_parts(conn, parts, now)
+            new += await self._insert_full(conn, missing, written, now)
+            # A part taken all the same was committed by its writer (ON CONFLICT waits for
+            # it), so the next round's read sees it, and what it stored.
+            writes = [w for w in missing if w.turn.turn_id not in written]
+            if not writes:
+                return new
+        raise TurnContended(f"turns={len(writes)} attempts={PART_ATTEMPTS}")
 
     async def _add_to_rollups(self, conn: AsyncConnection, new: list[New]) -> None:
         values = rollup_values(new)
@@ -211,23 +244,3 @@ class TurnWriter:
             },
         )
         await conn.execute(statement, values)
-
-
-async def stored_keys(
-    conn: AsyncConnection, turn_ids: Sequence[str], *, lock: bool = False
-) -> tuple[set[ResultKey], dict[str, int]]:
-    """The keys of these turns' stored results, in both shapes, and each turn's last part.
-    ``lock``: hold the turns' parts (in turn order) until the transaction ends."""
-    p, r = passed_results.c, check_results.c
-    keys: set[ResultKey] = set()
-    last_part: dict[str, int] = {}
-    for chunk in chunks(sorted(set(turn_ids)), 500):
-        parts = select(p.turn_id, p.part, p.checks).where(p.turn_id.in_(chunk))
-        if lock:
-            parts = parts.order_by(p.turn_id, p.part).with_for_update()
-        for turn_id, part, checks in await conn.execute(parts):
-            last_part[turn_id] = max(part, last_part.get(turn_id, part))
-            keys.update((turn_id, check.name, check.version) for check, _ in decode(checks))
-        full = select(r.turn_id, r.check_name, r.check_version).where(r.turn_id.in_(chunk))
-        keys.update((turn_id, name, version) for turn_id, name, version in await conn.execute(full))
-    return keys, last_part

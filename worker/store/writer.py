@@ -25,7 +25,8 @@ from turncheck.worker.pipeline.records import (
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.rows import RESULT_KEY, pending_from_row, pending_row
 from turncheck.worker.store.tables import judge_pending
-from turncheck.worker.store.turn_writes import TurnWrite, TurnWriter, stored_keys
+from turncheck.worker.store.turn_parts import stored_keys
+from turncheck.worker.store.turn_writes import TurnWrite, TurnWriter
 
 T = TypeVar("T")
 
