@@ -10,8 +10,10 @@
     │   └── InvalidErasureRequest   nor a valid erasure request: dead-lettered too
     ├── ServiceUnavailable      the database or the broker does not answer at start; exit 3
     ├── StoreUnavailable        the database is out of reach: consuming pauses, nothing committed
-    │   └── TurnContended           other writers of a turn kept taking the part a write was to
-    │                               store as: rolled back, waited out and tried again the same way
+    │   ├── TurnContended           other writers of a turn kept taking the part a write was to
+    │   │                           store as: rolled back, waited out and tried again the same way
+    │   └── WriteConflict           PostgreSQL ended the transaction to break a deadlock or a
+    │                               serialization failure: rolled back and tried again the same way
     ├── JudgeError              the judge gave no usable answer: the result is errored
     │   ├── JudgeUnavailable        timeouts, connection errors, 5xx, 429 past the deadline
     │   └── JudgeRejected           4xx other than 429: the request itself is wrong
@@ -105,6 +107,12 @@ class TurnContended(StoreUnavailable):
     """A write of a turn's next part found the part taken, read again, and found it taken
     every time (``worker/store/turn_writes.py``). Nothing of the write is kept, so waiting
     and writing it again, as for an outage, loses nothing and counts nothing twice."""
+
+
+class WriteConflict(StoreUnavailable):
+    """PostgreSQL rolled the transaction back to break a deadlock (SQLSTATE 40P01) or a
+    serialization failure (40001). Nothing of it was kept, so doing it again is safe; the
+    transaction that won went on."""
 
 
 class JudgeError(TurncheckError):

@@ -1,10 +1,12 @@
 """The store's contract, on SQLite and on PostgreSQL alike."""
 
+import asyncio
 import json
 from datetime import timedelta
 
 import pytest
 
+from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, make_turn
 from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
 from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
@@ -185,3 +187,38 @@ async def test_a_pool_timeout_counts_as_the_database_being_unavailable(postgres_
             async with database.transaction():
                 pass
     await database.close()
+
+
+@pytest.mark.postgres
+async def test_the_loser_of_a_deadlock_is_tried_again_like_an_outage(postgres_url: str) -> None:
+    """Two writers taking the same rows in opposite orders: PostgreSQL rolls one back, and
+    that one is a ``WriteConflict`` (waited out and done again), not a refused statement
+    that would dead-letter its turns or error its judged result."""
+    from sqlalchemy import text
+
+    from turncheck.worker.errors import StoreUnavailable, WriteConflict
+
+    store = await fresh_store(postgres_url)
+    database = store.database
+    async with database.transaction() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO erasures (person_key, requested_at, erased_at) VALUES "
+                "('a', now(), now()), ('b', now(), now())"
+            )
+        )
+    both_hold_one = asyncio.Barrier(2)
+
+    async def take(first: str, second: str) -> None:
+        async with database.transaction() as conn:
+            touch = "UPDATE erasures SET erased_at = now() WHERE person_key = :key"
+            await conn.execute(text(touch), {"key": first})
+            await both_hold_one.wait()
+            await conn.execute(text(touch), {"key": second})
+
+    outcomes = await asyncio.gather(take("a", "b"), take("b", "a"), return_exceptions=True)
+    await store.close()
+    losers = [o for o in outcomes if isinstance(o, BaseException)]
+    assert len(losers) == 1, outcomes
+    assert isinstance(losers[0], WriteConflict) and isinstance(losers[0], StoreUnavailable)
+    assert str(losers[0]) == "deadlock detected"

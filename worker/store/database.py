@@ -1,7 +1,8 @@
 """The connection to the database, and the one place its errors are translated.
 
 ``StoreUnavailable`` means the database is out of reach (connection refused or
-lost, pool exhausted): the caller waits and tries again. Any other error is the
+lost, pool exhausted), or PostgreSQL rolled the transaction back to break a deadlock
+(``WriteConflict``): the caller waits and tries again. Any other error is the
 statement's own (a value the column refuses) and is raised as it is.
 """
 
@@ -18,7 +19,12 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from turncheck.worker.errors import StoreUnavailable
+from turncheck.worker.errors import StoreUnavailable, WriteConflict
+
+RETRIED_SQLSTATES = {"40P01": "deadlock detected", "40001": "serialization failure"}
+"""Errors PostgreSQL ends a transaction with so that another may go on: the loser is
+tried again as after an outage (two writers of one turn, an erasure beside a judged
+result), never dead-lettered."""
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -60,6 +66,9 @@ class Database:
         except DBAPIError as exc:
             if exc.connection_invalidated:
                 raise StoreUnavailable(type(exc).__name__) from exc
+            state = getattr(exc.orig, "sqlstate", None)
+            if state in RETRIED_SQLSTATES:
+                raise WriteConflict(RETRIED_SQLSTATES[state]) from exc
             raise
 
     async def close(self) -> None:

@@ -58,6 +58,9 @@ class ErasureTable:
                 chunk = turn_ids[start : start + CHUNK]
                 unsent = delete(outbox).where(o.key.in_(chunk), o.sent_at.is_(None))
                 events += (await conn.execute(unsent)).rowcount
+            # Pending rows before parts, the order a judged result's write takes them in
+            # (``ResultWriter.save_judged``), so the two never wait on each other in a circle.
+            pending = await conn.execute(delete(judge_pending).where(p.person_id == person_id))
             results = await conn.execute(delete(check_results).where(r.person_id == person_id))
             passed = await conn.execute(
                 delete(passed_results)
@@ -65,7 +68,6 @@ class ErasureTable:
                 .returning(passed_results.c.passed)
             )
             passed_count = sum(n for (n,) in passed)
-            pending = await conn.execute(delete(judge_pending).where(p.person_id == person_id))
         return ErasedRows(results.rowcount + passed_count, pending.rowcount, events)
 
     async def known(self, person_keys: Sequence[str]) -> set[str]:
