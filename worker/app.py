@@ -152,7 +152,13 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
             client.open()
             judging.runner.start()
         sender = run_outbox(
-            store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
+            store.outbox,
+            kafka_sender(broker),
+            clock,
+            settings.outbox_interval_s,
+            stop,
+            publishing,
+            replica=settings.replica,
         )
         tasks.append(asyncio.create_task(sender))
         if parts.webhooks:
@@ -176,8 +182,10 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
         await dead_letter.stop()
         await settle_judging(judging, client, settings.shutdown_timeout_s)
         stop.set()
+        # The loop has ended before the drain claims under the same replica name: two
+        # publishers of one name at once would each take back the other's rows.
         await asyncio.gather(*tasks)
-        await drain(store.outbox, kafka_sender(broker), clock, publishing)
+        await drain(store.outbox, kafka_sender(broker), clock, publishing, replica=settings.replica)
 
     @app.after_shutdown
     async def close_store() -> None:
@@ -218,6 +226,8 @@ async def replay(
                 settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
             )
             async with broker:
+                # Under a claimant of its own, never the replica's name: a worker with the
+                # same TURNCHECK_INSTANCE_ID may be running, and its rows are its own.
                 await drain(store.outbox, kafka_sender(broker), utc_now, OutboxPolicy.of(settings))
     finally:
         await store.close()
