@@ -1,11 +1,14 @@
 """The composition root, the one place that builds turncheck's parts and wires them.
 
 ``plan(settings)`` checks everything the settings and the checks ask for, once and
-before any service is reached: the check files, the judges, and for the Kafka worker
-the alert channels and templates, the webhooks and the embedded API. A bad one raises
-a ``ConfigurationError`` naming it. ``build_worker`` and ``replay`` then wire those
-``Parts`` to the store, the broker and the clock, checking nothing again. This is the
-only module of ``worker/`` that imports ``alerts/``.
+before any service is reached, whatever the command or mode (Kafka ``run``, file
+``run``, ``replay``, ``check``): the check files, the judges and the judged checks
+they must serve, the alert channels and templates, the webhooks and the embedded API.
+Alerts, webhooks and the API only run in the Kafka worker, but a setting that is wrong
+is wrong everywhere. A bad one raises a ``ConfigurationError`` naming it.
+``build_worker`` and ``replay`` then wire those ``Parts`` to the store, the broker and
+the clock, checking nothing again. This is the only module of ``worker/`` that imports
+``alerts/``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from turncheck.alerts.setup import AlertSetup, alert_setup, build_alerter
 from turncheck.alerts.setup import describe as describe_alerts
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.clock import Clock, utc_now
-from turncheck.worker.judge.config import load_judges
+from turncheck.worker.judge.config import load_judges, require_judges
 from turncheck.worker.judge.http import HttpJudgeClient
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.kafka.dead_letter import KafkaDeadLetter
@@ -66,25 +69,25 @@ class Parts:
     judge: HttpJudgeClient
     """The judges' client; it opens its connections only when started."""
     alerts: AlertSetup | None
-    """None: no alert channel configured, or not the Kafka worker."""
+    """None: no alert channel configured. Sent by the Kafka worker only."""
     webhooks: tuple[Endpoint, ...]
+    """Delivered by the Kafka worker only."""
 
 
 def plan(settings: Settings, checks: CheckSet | None = None) -> Parts:
     """Check what ``settings`` configure and return the parts; ``checks`` in place of the
-    files the settings name. The Kafka worker's own parts (alerts, webhooks, the
-    embedded API) are checked when ``TURNCHECK_KAFKA_BOOTSTRAP`` is set."""
+    files the settings name. The same checks in every mode, so settings a file run
+    accepts are settings the Kafka worker accepts, and the other way round."""
     checks = checks if checks is not None else load_checks(settings.checks)
-    judge = HttpJudgeClient(load_judges(settings.judges), process_environment())
-    alerts: AlertSetup | None = None
-    webhooks: tuple[Endpoint, ...] = ()
-    if settings.kafka_bootstrap:
-        alerts = alert_setup(settings, checks)
-        webhooks = tuple(webhook_endpoints(settings))
-        if settings.api_in_run:
-            from turncheck.worker.api import check_api_settings  # FastAPI only when it serves
+    judges = load_judges(settings.judges)
+    require_judges(checks, judges)
+    judge = HttpJudgeClient(judges, process_environment())
+    alerts = alert_setup(settings, checks)
+    webhooks = tuple(webhook_endpoints(settings))
+    if settings.api_in_run:
+        from turncheck.worker.api import check_api_settings  # FastAPI only when it serves
 
-            check_api_settings(settings)
+        check_api_settings(settings)
     return Parts(settings, checks, judge, alerts, webhooks)
 
 
@@ -149,7 +152,13 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
             client.open()
             judging.runner.start()
         sender = run_outbox(
-            store.outbox, kafka_sender(broker), clock, settings.outbox_interval_s, stop, publishing
+            store.outbox,
+            kafka_sender(broker),
+            clock,
+            settings.outbox_interval_s,
+            stop,
+            publishing,
+            replica=settings.replica,
         )
         tasks.append(asyncio.create_task(sender))
         if parts.webhooks:
@@ -173,8 +182,10 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
         await dead_letter.stop()
         await settle_judging(judging, client, settings.shutdown_timeout_s)
         stop.set()
+        # The loop has ended before the drain claims under the same replica name: two
+        # publishers of one name at once would each take back the other's rows.
         await asyncio.gather(*tasks)
-        await drain(store.outbox, kafka_sender(broker), clock, publishing)
+        await drain(store.outbox, kafka_sender(broker), clock, publishing, replica=settings.replica)
 
     @app.after_shutdown
     async def close_store() -> None:
@@ -215,6 +226,8 @@ async def replay(
                 settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
             )
             async with broker:
+                # Under a claimant of its own, never the replica's name: a worker with the
+                # same TURNCHECK_INSTANCE_ID may be running, and its rows are its own.
                 await drain(store.outbox, kafka_sender(broker), utc_now, OutboxPolicy.of(settings))
     finally:
         await store.close()

@@ -37,7 +37,8 @@ class Settings(BaseSettings):
     instance_id: str | None = Field(
         default=None,
         description="A stable name per replica (a pod name): static group membership, so a "
-        "restarted worker gets its partitions back at once.",
+        "restarted worker gets its partitions back at once, and the outbox events it had "
+        "claimed too.",
     )
     session_timeout_ms: int = Field(
         default=10_000,
@@ -219,6 +220,12 @@ class Settings(BaseSettings):
     @property
     def embedded(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    @property
+    def replica(self) -> str | None:
+        """This worker replica's stable name, unique in its consumer group: the group and
+        the instance id. None without an instance id: the replica is new at each start."""
+        return f"{self.group_id}/{self.instance_id}" if self.instance_id else None
 
 
 PROBE_TIMEOUT_S = 5.0

@@ -83,7 +83,8 @@ def test_the_example_checks_load() -> None:
 
 
 def test_the_example_judged_checks_and_judges_load() -> None:
-    from turncheck.worker.judge.config import load_judges
+    """The example judged checks name judges the example judges define, as the README runs them."""
+    from turncheck.worker.judge.config import load_judges, require_judges
 
     examples = Path(__file__).parents[2] / "examples"
     checks = load_checks([examples / "judged-checks.yaml"])
@@ -92,11 +93,9 @@ def test_the_example_judged_checks_and_judges_load() -> None:
         "answers-the-question",
         "grounded-in-sources",
     ]
-    assert set(load_judges(str(examples / "judges.yaml"))) == {
-        "gpt-4o-mini",
-        "claude-haiku",
-        "llama3",
-    }
+    judges = load_judges(str(examples / "judges.yaml"))
+    assert set(judges) == {"gpt-4o-mini", "claude-haiku", "llama3"}
+    require_judges(checks, judges)
 
 
 def test_a_judged_check_is_refused_with_its_line_when_its_rubric_is_inconsistent(

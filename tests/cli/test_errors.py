@@ -185,6 +185,54 @@ def test_a_check_or_agent_without_results_is_one_line_and_exit_1(workdir: Path) 
         assert empty.returncode == 0 and empty.stderr == b"", args
 
 
+JUDGED_CHECKS = (
+    "agent: support-bot\nchecks:\n"
+    "  - {name: polite, kind: judge, criteria: polite_tone, mode: background}\n"
+)
+BAD_WEBHOOKS = '[{"name": "ops", "url": "https://hooks.example/", "secret": "not-a-secret"}]'
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        pytest.param(["run"], id="file-run"),
+        pytest.param(["replay", "examples/turns.jsonl"], id="replay"),
+        pytest.param(["check"], id="check"),
+        pytest.param(["run", "--kafka"], id="kafka-run"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("setting", "line"),
+    [
+        pytest.param(
+            {"TURNCHECK_WEBHOOKS": BAD_WEBHOOKS},
+            "TURNCHECK_WEBHOOKS: webhooks[0] ('ops'): field 'secret': must start with whsec_ "
+            "(a Standard Webhooks secret)",
+            id="bad-webhooks",
+        ),
+        pytest.param(
+            {"TURNCHECK_CHECKS": "judged.yaml"},
+            "check 'polite' of agent 'support-bot' needs a judge, and TURNCHECK_JUDGES "
+            "configures none (see examples/judges.yaml)",
+            id="judged-without-judges",
+        ),
+    ],
+)
+def test_a_setting_that_can_never_work_is_refused_at_start_in_every_mode(
+    workdir: Path, closed_port: int, mode: list[str], setting: dict[str, str], line: str
+) -> None:
+    """File run, replay, check and the Kafka worker refuse the same settings, with one
+    line and exit 2, before the database or the broker (both down here) is tried."""
+    (workdir / "judged.yaml").write_text(JUDGED_CHECKS)
+    env = {"TURNCHECK_DATABASE_URL": f"postgresql+asyncpg://u:p@127.0.0.1:{closed_port}/db"}
+    if mode[-1] == "--kafka":
+        mode = mode[:-1]
+        env["TURNCHECK_KAFKA_BOOTSTRAP"] = f"127.0.0.1:{closed_port}"
+    done = turncheck(*mode, cwd=workdir, **env, **setting)
+    assert done.returncode == 2
+    assert one_line(done) == line
+
+
 def test_results_as_json_exit_1_when_nothing_is_found(workdir: Path) -> None:
     done = turncheck("results", "t-none", "--json", cwd=workdir)
     assert done.returncode == 1

@@ -221,22 +221,29 @@ async def test_a_full_backlog_errors_sampled_turns_instead_of_dropping_them(
     await client.aclose()
 
 
-async def test_routers_and_unknown_judges_are_errored_at_once(
+async def test_turns_on_a_router_or_a_model_no_judge_serves_are_errored_at_once(
     tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
+    """A check that asks the turn's own model is decided per turn, since only the turn
+    names it: a router, or a model no judge serves, is errored with the reason."""
     checks = (
         "agent: support-bot\nchecks:\n"
         "  - {name: tone, kind: judge, criteria: polite_tone, mode: background, sample_rate: 1}\n"
-        "  - {name: fmt, kind: judge, criteria: correct_format, mode: background, sample_rate: 1,"
-        " judge_model: nobody}\n"
     )
     pipeline, _runner, client = build(tmp_path, store, fake_provider, checks=checks)
     router = {"id": "support-bot", "version": 7, "model": "router:cheap-first"}
-    await pipeline.handle_batch([RawMessage(stored_turn("t-1", agent=router))], _commit)
+    unserved = {"id": "support-bot", "version": 7, "model": "nobody"}
+    batch = [stored_turn("t-1", agent=router), stored_turn("t-2", agent=unserved)]
+    await pipeline.handle_batch([RawMessage(turn) for turn in batch], _commit)
     await client.aclose()
-    reasons = {r.check: (r.verdict, r.reason) for r in await store.queries.results_for_turn("t-1")}
-    assert reasons["tone"][0] == "errored" and "router" in (reasons["tone"][1] or "")
-    assert reasons["fmt"] == ("errored", "No judge is configured for model 'nobody'.")
+    [on_router] = await store.queries.results_for_turn("t-1")
+    [on_unserved] = await store.queries.results_for_turn("t-2")
+    assert on_router.verdict == "errored" and "router" in (on_router.reason or "")
+    assert (on_unserved.verdict, on_unserved.reason) == (
+        "errored",
+        "No judge is configured for model 'nobody'.",
+    )
+    assert fake_provider.requests == [], "no judge was asked"
 
 
 async def test_judgements_abandoned_by_a_dead_worker_are_stored_errored_by_the_sweep(

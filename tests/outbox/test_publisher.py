@@ -144,6 +144,35 @@ async def test_a_publisher_killed_mid_round_keeps_what_was_acknowledged(
     assert set(after.sent.values()) == {1}
 
 
+async def test_a_publisher_restarted_under_its_replica_name_resends_its_claims_at_once(
+    store: Store, database_url: str
+) -> None:
+    """Killed while its 120 s lease runs, "replica-a" comes back and sends its rows at once;
+    another replica would have waited for the lease."""
+    ids = await add_events(store, 30)
+    broker = Broker()
+    broker.hold = lambda event_id: True
+    policy = OutboxPolicy(lease_s=120)
+    clock = Clock()
+    first = asyncio.create_task(drain(store.outbox, broker.send, clock, policy, replica="a"))
+    await until(lambda: _in_flight(broker, 30))
+    first.cancel()  # as if the process died: nothing more is written
+    with pytest.raises(asyncio.CancelledError):
+        await first
+
+    clock.at += timedelta(seconds=1)
+    fresh = Store.open(database_url, events_topic="events")
+    other, restarted = Broker(), Broker()
+    try:
+        assert await drain(fresh.outbox, other.send, clock, policy, replica="b") == 0
+        assert await drain(fresh.outbox, restarted.send, clock, policy) == 0, "nor a new name"
+        assert await drain(fresh.outbox, restarted.send, clock, policy, replica="a") == 30
+    finally:
+        await fresh.close()
+    assert sorted(restarted.sent) == ids and set(restarted.sent.values()) == {1}
+    assert not other.sent
+
+
 async def _unsent_is(store: Store, count: int) -> bool:
     return await unsent(store) == count
 

@@ -30,6 +30,24 @@ async def test_a_claim_reserves_the_oldest_rows_to_one_claimant_until_its_lease_
     assert [e.id for e in expired] == [1, 2, 3, 4, 5], "a dead claimant's rows come back"
 
 
+async def test_a_claimant_takes_back_its_own_leased_rows_at_once_and_no_one_else_does(
+    store: Store,
+) -> None:
+    """Rows leased to "replica-a" for 120 s are claimed again at once by "replica-a" (a
+    replica restarted under its instance id), never by another claimant before the lease ends."""
+    lease = timedelta(seconds=120)
+    await add_events(store, 4)
+    held = await store.outbox.claim("replica-a", FIXED_NOW, FIXED_NOW + lease, 3)
+    soon = FIXED_NOW + timedelta(seconds=1)
+    assert [e.id for e in await store.outbox.claim("replica-b", soon, soon + lease, 10)] == [4]
+    again = await store.outbox.claim("replica-a", soon, soon + lease, 10)
+    assert [e.id for e in again] == [e.id for e in held] == [1, 2, 3]
+    rows = await rows_by_event(store)
+    assert {(row.claimed_by, row.claimed_until) for row in rows.values() if row.id <= 3} == {
+        ("replica-a", soon + lease)
+    }, "a new lease from the second claim"
+
+
 async def test_sent_rows_are_never_claimed_again(store: Store) -> None:
     await add_events(store, 2)
     claimed = await store.outbox.claim("a", FIXED_NOW, FIXED_NOW + LEASE, 10)

@@ -93,7 +93,7 @@ def check(
     """Print the results of turns read on stdin; store nothing.
 
     Reads JSON Lines on standard input and prints one JSON line per turn. Judged checks run
-    on every turn (no sample) when judges are configured.
+    on every turn (no sample) and need TURNCHECK_JUDGES, as for run.
     """
     settings = startup.settings()
     parts = app.plan(settings, load_checks([checks_file]) if checks_file else None)

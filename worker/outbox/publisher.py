@@ -5,9 +5,13 @@ A round claims up to ``round_max_events`` sendable rows under a lease (see
 ``store/outbox_table.py``), sends them with at most ``max_in_flight`` awaiting the
 broker, and marks each group sent as soon as the broker acknowledged it: a
 publisher killed mid-round sends again at most what it had in flight, once its
-lease has run out. A failed row backs off exponentially and stays out of claims
-until then, so one poison row never holds back the rest. Rows a round will not
-start (told to stop, or its lease half gone) are released for anyone to send.
+lease has run out, or at once when it comes back under the same replica name
+(``TURNCHECK_INSTANCE_ID``): a claim also takes back the rows still reserved to
+its own claimant. Two publishers of one name must never run at once: the worker's
+loop and its shutdown drain run one after the other. A failed row backs off
+exponentially and stays out of claims until then, so one poison row never holds
+back the rest. Rows a round will not start (told to stop, or its lease half gone)
+are released for anyone to send.
 """
 
 from __future__ import annotations
@@ -103,7 +107,12 @@ started (the round was told to stop, or its lease is half gone)."""
 
 @dataclass
 class Publisher:
-    """One replica's sender: its claimant id, the store's outbox and the broker."""
+    """One replica's sender: its claimant id, the store's outbox and the broker.
+
+    Its rounds run one after another, so rows still reserved to its claimant when a round
+    starts are not in flight: they were left by a round that failed or was cancelled, or
+    by the same replica before a restart, and are claimed again with the rest.
+    """
 
     store: OutboxStore
     send: Send
@@ -218,10 +227,19 @@ async def purge_sent_events(
 
 
 async def drain(
-    store: OutboxStore, send: Send, clock: Clock, policy: OutboxPolicy = DEFAULT_OUTBOX
+    store: OutboxStore,
+    send: Send,
+    clock: Clock,
+    policy: OutboxPolicy = DEFAULT_OUTBOX,
+    *,
+    replica: str | None = None,
 ) -> int:
-    """Send everything sendable now and return how many were sent (shutdown, replay)."""
-    return await Publisher(store, send, clock, policy).drain()
+    """Send everything sendable now and return how many were sent (shutdown, replay).
+
+    ``replica``: the name to claim under, as in ``run_outbox``; only once no other
+    publisher of that name runs (the worker's loop has ended).
+    """
+    return await Publisher(store, send, clock, policy, claimant_id(replica)).drain()
 
 
 async def run_outbox(
@@ -231,10 +249,17 @@ async def run_outbox(
     interval_s: float,
     stop: asyncio.Event,
     policy: OutboxPolicy = DEFAULT_OUTBOX,
+    *,
+    replica: str | None = None,
 ) -> None:
     """Send every ``interval_s`` and purge every ``policy.purge_every_s`` until ``stop``
-    is set; a failing round or purge is logged and never ends the loop."""
-    publisher = Publisher(store, send, clock, policy)
+    is set; a failing round or purge is logged and never ends the loop.
+
+    ``replica``: the replica's stable name (``Settings.replica``), claimed under so that
+    its first round takes back what the replica held before a restart; None: a new
+    claimant, whose rows left behind wait for their lease.
+    """
+    publisher = Publisher(store, send, clock, policy, claimant_id(replica))
     loop = asyncio.get_running_loop()
     purge_at = loop.time()
     while not stop.is_set():

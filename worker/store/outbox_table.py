@@ -1,10 +1,13 @@
 """The outbox table: events written with their results, waiting to be sent.
 
 Publishers share the table through leases. ``claim`` hands a publisher sendable
-rows and reserves them to it until ``lease_until``; no other claim returns
-them before then, whether the holder sends them, fails them or dies. A row is
-sendable when it is unsent, unreserved (or its lease has run out) and not
-backing off after a failed send (``next_attempt_at`` null or past).
+rows and reserves them to it until ``lease_until``; no other claimant's claim
+returns them before then, whether the holder sends them, fails them or dies. A
+row is sendable to a claimant when it is unsent, not backing off after a failed
+send (``next_attempt_at`` null or past), and unreserved, its lease run out, or
+reserved to that same claimant: a replica restarted under its stable name
+(``runtime/claimant.py``) takes back at once what it held when it died. So one
+claimant's name must be held by one publisher at a time.
 
 On PostgreSQL a claim locks its rows with ``FOR UPDATE SKIP LOCKED``, so
 publishers claiming at once take disjoint rows without waiting on each other.
@@ -52,11 +55,11 @@ class FailedSend:
     error: str
 
 
-def _sendable(now: datetime) -> ColumnElement[bool]:
+def _sendable(claimant: str, now: datetime) -> ColumnElement[bool]:
     c = outbox.c
     return and_(
         c.sent_at.is_(None),
-        or_(c.claimed_until.is_(None), c.claimed_until <= now),
+        or_(c.claimed_until.is_(None), c.claimed_until <= now, c.claimed_by == claimant),
         or_(c.next_attempt_at.is_(None), c.next_attempt_at <= now),
     )
 
@@ -83,8 +86,10 @@ class OutboxTable:
         self, claimant: str, now: datetime, lease_until: datetime, limit: int
     ) -> list[PendingEvent]:
         """Reserve up to ``limit`` sendable rows, oldest first, to ``claimant`` until
-        ``lease_until``, and return them. One short transaction; sending happens outside it."""
-        oldest = select(outbox.c.id).where(_sendable(now)).order_by(outbox.c.id).limit(limit)
+        ``lease_until``, and return them; rows still reserved to ``claimant`` are among
+        them, with a new lease. One short transaction; sending happens outside it."""
+        sendable = _sendable(claimant, now)
+        oldest = select(outbox.c.id).where(sendable).order_by(outbox.c.id).limit(limit)
         reserve = update(outbox).values(claimed_by=claimant, claimed_until=lease_until)
         async with self.database.transaction() as conn:
             if self.database.dialect == "postgresql":
