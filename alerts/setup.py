@@ -177,9 +177,9 @@ def alert_setup(settings: Settings, checks: CheckSet) -> AlertSetup | None:
     """Refuse, before any service is reached, alert settings or templates that could
     never send; None when no channel is configured (alerts are then off)."""
     configured = configured_channels(settings)
+    defaults = default_policy(settings)  # TURNCHECK_ALERT_CHANNELS naming one not configured
     if not configured:
         return None
-    defaults = default_policy(settings)
     return AlertSetup(
         configured,
         watched_checks(checks, defaults, configured),

@@ -56,6 +56,19 @@ def test_an_alert_channel_that_is_not_configured_is_refused_in_every_mode(
 
 
 @pytest.mark.parametrize("kafka", MODES)
+def test_an_alert_channel_named_when_none_is_configured_is_refused(
+    tmp_path: Path, kafka: str | None
+) -> None:
+    """Asking for mail alerts with no channel set up at all is the same mistake as with
+    Slack set up: refused, not silently read as "alerts off"."""
+    s = settings_for(tmp_path, kafka, BANNED_WORDS_CHECKS, alert_channels=["mail"])
+    with pytest.raises(
+        ConfigurationError, match="TURNCHECK_ALERT_CHANNELS: mail is not configured"
+    ):
+        plan(s)
+
+
+@pytest.mark.parametrize("kafka", MODES)
 def test_an_embedded_api_open_to_the_network_without_a_token_is_refused_in_every_mode(
     tmp_path: Path, kafka: str | None
 ) -> None:
