@@ -1,7 +1,8 @@
 # The native extension (optional: private_values hashes about six times faster with
 # it), built as a wheel in the official Rust image, since Debian's own cargo is too
 # old for PyO3. Both images are Debian bookworm, so the wheel fits the one below.
-FROM rust:1-slim-bookworm AS native
+# Tags are pinned (tests/test_compose.py): a new base image is a change of its own.
+FROM rust:1.88-slim-bookworm AS native
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 python3-venv \
  && rm -rf /var/lib/apt/lists/* \
@@ -10,7 +11,7 @@ COPY native /native
 RUN /venv/bin/pip wheel --no-cache-dir /native -w /wheels
 
 # The turncheck worker on the official Python image.
-FROM python:3.11-slim
+FROM python:3.11-slim-bookworm
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY worker ./worker

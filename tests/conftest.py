@@ -2,7 +2,8 @@
 
 Real services come from ``scripts/services.sh start``, which prints the
 ``TURNCHECK_TEST_*`` variables. Locally a test whose service is absent is
-skipped; under CI (``CI`` set) it fails, so a green CI always used them.
+skipped, and so is one whose Hyperscan or native extension is not installed;
+under CI (``CI`` set) it fails (``missing``), so a green CI always used them.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import asyncpg
 import pytest
 from sqlalchemy import make_url, text
 
 from tests.factories import FIXED_NOW
+from turncheck.worker.checks.gates.engine import hyperscan
 from turncheck.worker.store import Store
 from turncheck.worker.store.migrate import migrate
 from turncheck.worker.store.tables import metadata
@@ -29,14 +31,25 @@ from turncheck.worker.store.tables import metadata
 EVENTS_TOPIC = "response.check_failed"
 
 
+def missing(message: str) -> NoReturn:
+    """Skip the test for want of ``message``'s service or package; under CI, fail it."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def service(variable: str) -> str:
     value = os.environ.get(variable)
     if value:
         return value
-    message = f"{variable} is not set: run `bash scripts/services.sh start` and eval its output"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    missing(f"{variable} is not set: run `bash scripts/services.sh start` and eval its output")
+
+
+@pytest.fixture
+def hyperscan_installed() -> None:
+    """For tests of the gates' Hyperscan engine (``pip install hyperscan``, in the dev extra)."""
+    if hyperscan is None:
+        missing("hyperscan is not installed: `pip install -e '.[dev]'` installs it")
 
 
 @pytest.fixture

@@ -41,3 +41,17 @@ def test_the_wheel_installs_only_the_turncheck_namespace(tmp_path: Path) -> None
     assert "turncheck/migrations/script.py.mako" in names
     assert any(name.startswith("turncheck/migrations/versions/0001_") for name in names)
     assert "turncheck/schemas/turn.stored.v1.schema.json" in names
+
+
+def test_the_dev_tools_are_pinned_exactly() -> None:
+    """A new release of pytest, ruff, mypy or their stubs cannot change what CI says."""
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    requirements = dict(
+        requirement.partition("==")[::2] if "==" in requirement else (requirement, "")
+        for requirement in dev["dev"]
+    )
+    tools = ["pytest", "pytest-asyncio", "pytest-timeout", "ruff", "mypy"]
+    stubs = [name for name in requirements if name.startswith("types-")]
+    assert stubs, "mypy's stubs are part of what it says"
+    unpinned = [name for name in tools + stubs if not requirements.get(name)]
+    assert not unpinned, f"not pinned with ==: {unpinned}"

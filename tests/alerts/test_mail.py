@@ -235,10 +235,10 @@ async def test_a_closed_port_fails_quickly_as_connection_refused(closed_port: in
     """Nothing listening is "connection refused", at once rather than after the timeout."""
     started = time.monotonic()
 
-    error = await failure(closed_port)
+    error = await failure(closed_port, timeout_s=30)
 
     assert error.reason == "connection refused"
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 10  # not the 30 s timeout
 
 
 async def test_a_server_that_never_answers_times_out_after_timeout_s(
@@ -250,7 +250,7 @@ async def test_a_server_that_never_answers_times_out_after_timeout_s(
     error = await failure(mail_silent_port, timeout_s=0.5)
 
     assert error.reason == "timeout"
-    assert 0.4 < time.monotonic() - started < 3.0
+    assert 0.4 < time.monotonic() - started < 10  # the server would never answer
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ consumed, and a channel that is down never holds consuming up."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date, datetime
 from pathlib import Path
 
@@ -81,14 +80,19 @@ async def test_the_worker_alerts_on_its_schedule_once_a_day(
             return len(slack_server.messages) >= 1
 
         await wait_for(alerted)
-        await asyncio.sleep(2.5)  # two more evaluations: nothing more is sent
+        today = datetime.now().astimezone().date()
+
+        async def found_below_twice_more() -> bool:
+            rows = await AlertStore(store.database).history(date(today.year, 1, 1))
+            return bool(rows) and rows[0].suppressed >= 2
+
+        # Counted, not timed: two more evaluations found it below, and sent nothing more.
+        await wait_for(found_below_twice_more)
     [message] = slack_server.messages
     assert message.channel == CHANNEL
     assert "no-competitors" in message.text and "50.0%" in message.text
-    today = datetime.now().astimezone().date()
     rows = await AlertStore(store.database).history(date(today.year, 1, 1))
     assert [(r.check, r.channel, r.status) for r in rows] == [("no-competitors", "slack", "sent")]
-    assert rows[0].suppressed >= 1
     await store.close()
 
 
@@ -98,23 +102,26 @@ async def test_a_channel_that_is_down_never_holds_consuming_up(
     """Every send times out; turns are still stored at once and the alert waits, pending."""
     backend = MemoryBackend()
     slack_server.fail_next(*[Failure.slow(30)] * 5)
-    s = settings_for(backend, tmp_path, slack_server.base_url, alert_send_timeout_s=2)
+    s = settings_for(backend, tmp_path, slack_server.base_url, alert_send_timeout_s=8)
     store = await fresh_store(s.database_url, s.topic_events)
     app = build_worker(plan(s), store=await fresh_store(s.database_url, s.topic_events))
+
+    async def recorded() -> bool:
+        rows = await AlertStore(store.database).history(date(2026, 1, 1))
+        return bool(rows) and rows[0].last_error == "timeout"
+
+    async def sending() -> bool:
+        return bool(slack_server.calls)
+
     async with backend.running(app, []):
         await backend.produce(s.topic_turns, turns(20))
         await wait_for(lambda: stored_turns(store, *(f"t-{n}" for n in range(20))))
-        await asyncio.sleep(1.5)  # the first send is now waiting on Slack
-        started = asyncio.get_running_loop().time()
+        await wait_for(sending)  # the first send is now waiting on Slack
         await backend.produce(s.topic_turns, [(b"late", turn_bytes("late", "Fine."))])
         await wait_for(lambda: stored_turns(store, "late"), timeout_s=10)
-        assert asyncio.get_running_loop().time() - started < 1.5
-
-        async def recorded() -> bool:
-            rows = await AlertStore(store.database).history(date(2026, 1, 1))
-            return bool(rows) and rows[0].last_error == "timeout"
-
-        await wait_for(recorded, timeout_s=15)
+        # In order, not against a stopwatch: stored while that send still waited.
+        assert not await recorded()
+        await wait_for(recorded, timeout_s=30)
     [row] = await AlertStore(store.database).history(date(2026, 1, 1))
     assert row.status == "pending" and slack_server.messages == []
     await store.close()

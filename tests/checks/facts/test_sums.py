@@ -4,8 +4,9 @@ import itertools
 
 import pytest
 
-from tests.checks.facts.turns import check, support_turn, tool_round
+from tests.checks.facts.turns import check, facts_check, support_turn, tool_round
 from turncheck.worker.checks.budget import Budget, BudgetSpent
+from turncheck.worker.checks.facts import compile_check
 from turncheck.worker.checks.result import Verdict
 
 
@@ -75,7 +76,9 @@ def test_two_hundred_source_amounts_finish_within_budget() -> None:
         "Your receipt total is $1.01 and the fee is $2.02.",
         rounds=[tool_round("ocr_receipt", {"lines": _receipt(200)})],
     )
-    outcome = check(turn, Budget.of_ms(50), max_sum_terms=6)
+    # Compiled first, as the worker does once at start: the budget is the check's run alone.
+    run = compile_check(facts_check(max_sum_terms=6))
+    outcome = run(turn, Budget.of_ms(50))
     assert outcome.verdict is Verdict.FAILED
 
 

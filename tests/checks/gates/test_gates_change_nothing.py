@@ -140,8 +140,8 @@ def test_gates_change_no_result_on_the_bench_turns() -> None:
     assert _differences(bench_turns()) == []
 
 
+@pytest.mark.usefixtures("hyperscan_installed")
 def test_the_hyperscan_engine_is_compared_where_it_is_installed() -> None:
     """The comparison covers both engines here, or says in its ids which one it could not."""
     assert "python" in ENGINES
-    pytest.importorskip("hyperscan")
     assert "hyperscan" in ENGINES

@@ -4,11 +4,10 @@ from typing import Any
 
 import pytest
 
-from turncheck.worker.checks.gates.engine import hyperscan
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.instructions_leak import find_instructions_leak
 
-pytestmark = pytest.mark.skipif(hyperscan is None, reason="the leak gate runs on Hyperscan")
+pytestmark = pytest.mark.usefixtures("hyperscan_installed")  # the leak gate runs on Hyperscan
 
 INSTRUCTIONS = (
     "You are Acme's support agent. Never offer refunds above $50 without manager approval; "

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing
 from turncheck.schemas.turn import PrivateValue
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.sensitive import private_values
@@ -50,12 +50,8 @@ WORDS = [
 
 @pytest.fixture(autouse=True)
 def _native_installed() -> None:
-    if NATIVE is not None:
-        return
-    message = "turncheck_native is not installed: `pip install ./native` builds it (needs cargo)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    if NATIVE is None:
+        missing("turncheck_native is not installed: `pip install ./native` builds it (needs cargo)")
 
 
 def digest(salt: str, value: str) -> str:
