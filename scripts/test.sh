@@ -69,6 +69,20 @@ if ((missing)); then
     exit 1
 fi
 
+# ------------------------------------------------------------ the browser
+# `alerts preview --html` is opened in headless Chromium (tests/alerts/test_preview_page.py):
+# Debian's chromium and chromium-driver, installed here under CI as services.sh installs
+# PostgreSQL; locally the test skips without them.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    if [[ -n "${CI:-}" ]]; then
+        say "installing Debian's chromium and chromium-driver for the browser test"
+        { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; } >&2 \
+            || { say "chromium and chromium-driver could not be installed"; exit 1; }
+    else
+        say "chromium or chromedriver not found: the browser test skips"
+    fi
+fi
+
 # ------------------------------------------------------- the virtualenv
 # Its own, so this works where the system Python refuses `pip install` (PEP 668).
 venv="${TURNCHECK_VENV:-.venv}"
