@@ -125,6 +125,8 @@ def machine(tmp_path: Path) -> Machine:
     m.tool("java", JAVA.format(version="17.0.15"))
     m.tool("mvn", MAVEN.format(version="3.8.7"))
     m.tool("cargo", CARGO.format(version="1.95.0"))
+    m.tool("chromium", "exit 0")
+    m.tool("chromedriver", "exit 0")
     m.services(SERVICES_UP)
     return m
 
@@ -216,3 +218,21 @@ def test_extra_arguments_go_to_pytest_and_an_existing_virtualenv_is_kept(
     assert "python3 -m venv --clear .venv" in first.calls
     assert not [c for c in second.calls if "-m venv" in c]
     assert second.calls[-1] == "venv -m pytest -x | 127.0.0.1:19092"
+
+
+def test_ci_installs_the_browser_when_it_is_missing(machine: Machine) -> None:
+    """Under CI a machine without chromium gets Debian's chromium and chromium-driver
+    before anything else is installed; a local run says the browser test skips."""
+    for name in ("chromium", "chromedriver"):
+        (machine.bin / name).unlink()
+    machine.tool("apt-get", 'echo "apt-get $*" >>"$FAKE_LOG"')
+    local = machine.run()
+    assert local.returncode == 0, local.stderr
+    assert "chromium or chromedriver not found: the browser test skips" in local.stderr
+    assert not [c for c in local.calls if c.startswith("apt-get")]
+    ci = machine.run(".ci/run")
+    assert ci.returncode == 0, ci.stderr
+    installs = [c for c in ci.calls if c.startswith("apt-get")]
+    assert installs == ["apt-get update -q", "apt-get install -y -q chromium chromium-driver"]
+    pip = next(i for i, call in enumerate(ci.calls) if call.startswith("venv -m pip install"))
+    assert ci.calls.index(installs[-1]) < pip
