@@ -184,14 +184,18 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
 
 
 async def replay(
-    parts: Parts, path: str, *, on_progress: Callable[[int], None] | None = None
+    parts: Parts,
+    path: str,
+    *,
+    clock: Clock = utc_now,
+    on_progress: Callable[[int], None] | None = None,
 ) -> ReplayTotals:
     """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
     settings = parts.settings
     checks = ready(parts.checks)
     store = open_store(settings)
     client = parts.judge
-    judging = build_judging(settings, checks, store, client)
+    judging = build_judging(settings, checks, store, client, clock)
     if judging is not None:
         client.open()
         # Judgements a stopped worker or replay left pending past their deadline are
@@ -202,7 +206,7 @@ async def replay(
         totals = await replay_file(
             Path(path),
             lambda dead_letter: build_pipeline(
-                settings, checks, store, dead_letter, judging=judging
+                settings, checks, store, dead_letter, clock, judging
             ),
             batch_size=settings.batch_max_records,
             on_progress=on_progress,
@@ -215,7 +219,7 @@ async def replay(
                 settings.kafka_bootstrap, client_id="turncheck-replay", logger=broker_log
             )
             async with broker:
-                await drain(store.outbox, kafka_sender(broker), utc_now, OutboxPolicy.of(settings))
+                await drain(store.outbox, kafka_sender(broker), clock, OutboxPolicy.of(settings))
     finally:
         await store.close()
     return totals

@@ -1,9 +1,9 @@
 """The path of a batch of turns, top to bottom:
 
-    decode → rule checks, and the judgements to make (in a thread, off the event
-    loop) → drop erased persons' turns → store (results, rollups, outbox, pending
-    judgements: one transaction) → dead-letter the bad messages → commit → hand the
-    judgements to the runner
+    decode → leave out turns expired on arrival → rule checks, and the judgements to
+    make (in a thread, off the event loop) → drop erased persons' turns → store
+    (results, rollups, outbox, pending judgements: one transaction) → dead-letter the
+    bad messages → commit → hand the judgements to the runner
 
 The consumer and ``turncheck replay`` both run this; they differ only in where
 messages come from, where bad ones go and what committing means.
@@ -30,7 +30,7 @@ from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.judge.plan import JudgeJob, plan_turn
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.pipeline.evaluate import evaluate
-from turncheck.worker.pipeline.records import TurnRef, TurnResults
+from turncheck.worker.pipeline.records import TurnRef, TurnResults, expired_on_arrival
 from turncheck.worker.pipeline.save import (
     DEFAULT_STORE_RETRY,
     ResultStore,
@@ -73,6 +73,8 @@ class BatchReport:
     judging: int = 0
     erased: int = 0
     """Turns of erased persons, dropped unstored."""
+    expired: int = 0
+    """Turns past their retention window when checked, skipped unstored and uncounted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,8 @@ class CheckedBatch:
     items: list[tuple[RawMessage, TurnResults]] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     jobs: list[JudgeJob] = field(default_factory=list)
+    expired: int = 0
+    """Turns left out as expired on arrival."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +142,7 @@ class Pipeline:
         if judging and self.judging is not None:
             self.judging.runner.submit(judging)
         results = [r for item in stored for r in item.results]
-        metrics.batch_stored(len(messages), results)
+        metrics.batch_stored(len(messages), results, expired=checked.expired)
         report = BatchReport(
             turns=len(stored),
             rejected=len(rejected),
@@ -147,10 +151,11 @@ class Pipeline:
             not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
             judging=len(judging),
             erased=erased,
+            expired=checked.expired,
         )
         log.info(
             "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d judging=%d "
-            "erased=%d",
+            "erased=%d expired=%d",
             report.turns,
             report.rejected,
             report.results,
@@ -158,6 +163,7 @@ class Pipeline:
             report.not_passed,
             report.judging,
             report.erased,
+            report.expired,
         )
         return report
 
@@ -186,7 +192,7 @@ class Pipeline:
         room = self.judging.runner.room() if self.judging else 0
         for message in messages:
             try:
-                item, jobs = self._check_one(message, now, room - len(checked.jobs))
+                checked_one = self._check_one(message, now, room - len(checked.jobs))
             except InvalidTurn as exc:
                 checked.rejected.append(Rejected(message, exc.reason))
                 continue
@@ -198,14 +204,21 @@ class Pipeline:
                 )
                 checked.rejected.append(Rejected(message, could_not("checked", exc)))
                 continue
+            if checked_one is None:
+                checked.expired += 1
+                continue
+            item, jobs = checked_one
             checked.items.append((message, item))
             checked.jobs.extend(jobs)
         return checked
 
     def _check_one(
         self, message: RawMessage, now: datetime, room: int
-    ) -> tuple[TurnResults, list[JudgeJob]]:
+    ) -> tuple[TurnResults, list[JudgeJob]] | None:
+        """The turn's results and judgements; None when it expired on arrival."""
         turn = decode_turn(message.value)
+        if expired_on_arrival(turn.created_at, self.retention, now):
+            return None
         item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
         judged = self.checks.judged_for_agent(turn.agent.id)
         if not judged:
