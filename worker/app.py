@@ -39,7 +39,7 @@ from turncheck.worker.pipeline.batch import DeadLetter, Judging, Pipeline
 from turncheck.worker.pipeline.evaluate import warm_up
 from turncheck.worker.pipeline.replay import ReplayTotals, replay_file
 from turncheck.worker.pipeline.save import StoreRetry
-from turncheck.worker.retention.erasure import Eraser
+from turncheck.worker.retention.erasure import Eraser, KeylessLedger
 from turncheck.worker.retention.purge import Purger, outbox_purge
 from turncheck.worker.runtime.heap import freeze_heap
 from turncheck.worker.runtime.scheduler import worker_scheduler
@@ -259,7 +259,7 @@ def build_pipeline(
         retention=settings.retention,
         retry=StoreRetry.of(settings),
         judging=judging,
-        ledger=eraser_for(settings, store),
+        ledger=ledger_for(settings, store),
     )
 
 
@@ -268,6 +268,12 @@ def eraser_for(settings: Settings, store: Store) -> Eraser | None:
     if settings.erasure_key is None:
         return None
     return Eraser(store.database, settings.erasure_key.get_secret_value().encode())
+
+
+def ledger_for(settings: Settings, store: Store) -> Eraser | KeylessLedger:
+    """What the pipeline drops erased persons' turns by: the Eraser, with its key; without
+    it, a ledger that refuses every batch once anyone has been erased."""
+    return eraser_for(settings, store) or KeylessLedger(store.database)
 
 
 def embedded_api(settings: Settings, store: Store, clock: Clock) -> EmbeddedApi | None:

@@ -19,6 +19,8 @@ EXAMPLES = ROOT / "examples"
 TURNS = str(EXAMPLES / "turns.jsonl")
 FIRST_RUN = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 """Just after the example turns (2026-11-28, 09:00 to 11:56): none has expired yet."""
+PERSON = "p-40"
+"""Three of the twelve example turns are this person's."""
 
 
 @pytest.fixture
@@ -64,6 +66,33 @@ def test_turns_run_again_after_the_purge_are_skipped_as_expired_not_counted_twic
         "skipped: 12 past retention, 0 of erased persons"
     )
     assert totals(turncheck) == {12}
+
+
+def test_an_erased_person_s_turns_replayed_are_never_counted_again(
+    turncheck: CommandLine,
+) -> None:
+    """Replayed with the key, the erased person's turns are skipped; without it, the
+    commands that store turns refuse to start (exit 2, naming the key) and store nothing."""
+    turncheck.env["TURNCHECK_ERASURE_KEY"] = "the-key"
+    assert turncheck("replay", TURNS).code == 0
+    turncheck.clock.advance(hours=1)
+    erased = turncheck("erase", PERSON, "--json")
+    assert erased.code == 0, erased.stderr
+    assert json.loads(erased.stdout)["deleted"]["results"] == 3 * 8
+    again = turncheck("replay", TURNS)
+    assert again.code == 0, again.stderr
+    assert again.last_line.endswith("skipped: 0 past retention, 3 of erased persons")
+    assert totals(turncheck) == {12}
+    del turncheck.env["TURNCHECK_ERASURE_KEY"]
+    for command in (["replay", TURNS], ["run"]):
+        refused = turncheck(*command)
+        assert refused.code == 2, refused.stderr
+        assert refused.stderr.strip() == (
+            "TURNCHECK_ERASURE_KEY is not set, but 1 person has been erased: "
+            "set the key the erasures were made with"
+        )
+    assert totals(turncheck) == {12}
+    assert turncheck("results", "t-1001", "--json").stdout.strip() == "[]"
 
 
 def test_a_turn_just_inside_its_retention_window_is_stored(turncheck: CommandLine) -> None:

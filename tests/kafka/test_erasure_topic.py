@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,28 +30,37 @@ def backend(request: pytest.FixtureRequest) -> Backend:
     return RealBackend(service("TURNCHECK_TEST_KAFKA_BOOTSTRAP"))
 
 
-def settings_for(backend: Backend, tmp_path: Path, database_url: str) -> Settings:
+def settings_for(
+    backend: Backend, tmp_path: Path, database_url: str, **overrides: object
+) -> Settings:
     checks = tmp_path / "checks.yaml"
     checks.write_text(BANNED_WORDS_CHECKS)
-    return Settings(
-        kafka_bootstrap=backend.bootstrap,
-        database_url=database_url,
-        checks=[checks],
-        outbox_interval_s=0.05,
-        batch_timeout_ms=50,
-        shutdown_timeout_s=5,
-        erasure_key=KEY,
-        topic_erasure=f"erasure-{uuid.uuid4().hex[:10]}",
+    given: dict[str, Any] = {
+        "kafka_bootstrap": backend.bootstrap,
+        "database_url": database_url,
+        "checks": [checks],
+        "outbox_interval_s": 0.05,
+        "batch_timeout_ms": 50,
+        "shutdown_timeout_s": 5,
+        "erasure_key": KEY,
+        "topic_erasure": f"erasure-{uuid.uuid4().hex[:10]}",
         **topic_names(),
-    )
+    }
+    return Settings(**{**given, **overrides})
 
 
 def turns_of(person: str, *turn_ids: str) -> list[tuple[bytes, bytes | None]]:
-    return [(t.encode(), turn_bytes(t, "Ask HelpCo.", person_id=person)) for t in turn_ids]
+    """Turns that have just ended: the worker checks them on the real clock, and a turn
+    past its retention window on arrival would be skipped."""
+    created_at = datetime.now(UTC).isoformat()
+    return [
+        (t.encode(), turn_bytes(t, "Ask HelpCo.", person_id=person, created_at=created_at))
+        for t in turn_ids
+    ]
 
 
-def erasure_request(person: str) -> bytes:
-    return json.dumps({"person_id": person, "requested_at": "2026-12-01T10:00:00Z"}).encode()
+def erasure_request(person: str, requested_at: str = "2026-12-01T10:00:00Z") -> bytes:
+    return json.dumps({"person_id": person, "requested_at": requested_at}).encode()
 
 
 async def results_of(store: Store, *turn_ids: str) -> int:
@@ -91,4 +102,53 @@ async def test_an_erased_person_s_old_turns_delivered_again_store_nothing(
     assert await results_of(store, "a-1", "a-2") == 0
     assert await results_of(store, "b-1", "b-2") == 4
     assert await Eraser(store.database, KEY.encode()).erased(["alice", "bob"]) == {"alice"}
+    await store.close()
+
+
+@pytest.mark.kafka
+@pytest.mark.postgres
+async def test_a_worker_without_the_key_stores_no_batch_once_anyone_is_erased(
+    kafka_bootstrap: str, postgres_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without TURNCHECK_ERASURE_KEY, once another process has erased someone, each batch
+    is refused uncommitted with an error line naming the setting and delivered again; a
+    worker given the key then stores it, less the erased person's turns."""
+    backend = RealBackend(kafka_bootstrap)
+    keyed = settings_for(
+        backend, tmp_path, postgres_url, store_retry_first_s=0.05, store_retry_max_s=0.2
+    )
+    keyless = keyed.model_copy(update={"erasure_key": None})
+    await backend.create_topics(
+        keyed.topic_turns, keyed.topic_events, keyed.topic_dlq, keyed.topic_erasure
+    )
+    store = await fresh_store(keyed.database_url, keyed.topic_events)
+
+    def refusals() -> int:
+        return sum(
+            r.getMessage().startswith("batch refused, nothing stored: TURNCHECK_ERASURE_KEY")
+            for r in caplog.records
+        )
+
+    async def refused_again() -> bool:
+        return refusals() >= 2
+
+    app = build_worker(
+        plan(keyless), store=Store.open(keyed.database_url, events_topic=keyed.topic_events)
+    )
+    async with backend.running(app, [keyed.topic_dlq]):
+        await backend.produce(keyed.topic_turns, turns_of("bob", "b-1"))
+        await wait_for(lambda: stored_turns(store, "b-1"))
+        await Eraser(store.database, KEY.encode()).erase(
+            "alice", requested_at=datetime.now(UTC), now=datetime.now(UTC)
+        )
+        await backend.produce(keyed.topic_turns, turns_of("bob", "b-2") + turns_of("alice", "a-2"))
+        await wait_for(refused_again)
+        assert await results_of(store, "b-2", "a-2") == 0
+    # Not fresh_store: that would empty the tables, the ledger with them.
+    app = build_worker(
+        plan(keyed), store=Store.open(keyed.database_url, events_topic=keyed.topic_events)
+    )
+    async with backend.running(app, [keyed.topic_dlq]):
+        await wait_for(lambda: stored_turns(store, "b-2"))
+    assert await results_of(store, "a-2") == 0
     await store.close()

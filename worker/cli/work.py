@@ -46,6 +46,7 @@ def run() -> None:
         startup.require_readable(settings.turns_file)
     startup.reach(settings, broker=True)
     startup.embedded_schema(settings)
+    startup.erasures_held(settings)
     if settings.kafka_bootstrap:
         asyncio.run(app.build_worker(parts).run())
         return
@@ -61,6 +62,7 @@ def replay(
     startup.require_readable(file)
     startup.reach(settings, broker=True)  # with a broker set, replay sends its events too
     startup.embedded_schema(settings)
+    startup.erasures_held(settings)
     _replay(parts, file)
 
 

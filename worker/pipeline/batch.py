@@ -11,8 +11,17 @@ messages come from, where bad ones go and what committing means.
 No one turn can stall a partition: a message that is not a turn, or that cannot
 be checked, is dead-lettered at once; the store step (``worker/pipeline/save.py``) hands
 back the turns the database keeps refusing, and they are dead-lettered with the
-error's name, so the rest of the batch is stored and committed. The turns of
-persons in the erasure ledger are dropped before the store step.
+error's name, so the rest of the batch is stored and committed.
+
+A turn is counted once, whatever was purged or erased in between. A turn already past
+its retention window when it is checked (``expired_on_arrival``,
+``worker/pipeline/records.py``) is skipped: not checked, stored, judged, counted in the
+rollups or given events, only counted as ``expired`` (and in
+``turncheck_turns_expired_on_arrival_total``). The purge deletes nothing else, so a
+turn redelivered or replayed after a purge is always skipped. The turns of persons in
+the erasure ledger are dropped before the store step (``erased``); a process without
+``TURNCHECK_ERASURE_KEY`` cannot tell whose they are, so once the ledger holds anyone it
+stores no batch at all (``worker/retention/erasure.py``: ``KeylessLedger``).
 """
 
 from __future__ import annotations
@@ -92,7 +101,8 @@ DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
 
 class Ledger(Protocol):
     async def erased(self, person_ids: Iterable[str]) -> set[str]:
-        """Which of these persons were erased: their turns are dropped, not stored."""
+        """Which of these persons were erased: their turns are dropped, not stored. Asked
+        before every batch that has turns to store; raising refuses the whole batch."""
         ...
 
 
@@ -169,11 +179,13 @@ class Pipeline:
 
     async def _drop_erased(self, checked: CheckedBatch) -> int:
         """Leave out the turns of persons in the erasure ledger (and their judgements), so
-        a replay or a late redelivery never brings an erased person's results back."""
+        a replay or a late redelivery never brings an erased person's results back. The
+        ledger is asked whenever there is something to store, even with no person in it:
+        a ledger that cannot tell whose turns are erased refuses every batch."""
         ledger = self.ledger
-        persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
-        if ledger is None or not persons:
+        if ledger is None or not checked.items:
             return 0
+        persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
         erased = await through_outages(lambda: ledger.erased(persons), self.retry)
         if not erased:
             return 0
