@@ -201,6 +201,14 @@ def test_erasure_needs_its_key() -> None:
         (b'{"requested_at": "2026-12-01T10:00:00Z"}', "person_id: Field required"),
         (b'{"person_id": "alice", "requested_at": "2026-12-01T10:00:00"}', "requested_at:"),
         (b'{"person_id": "", "requested_at": "2026-12-01T10:00:00Z"}', "person_id:"),
+        (
+            b'{"person_id": "alice", "requested_at": "0001-01-01T00:00:00+14:00"}',
+            "requested_at: out of range once converted to UTC",
+        ),
+        (
+            b'{"person_id": "alice", "requested_at": "9999-12-31T23:00:00-02:00"}',
+            "requested_at: out of range once converted to UTC",
+        ),
     ],
 )
 def test_a_bad_request_names_what_is_wrong_never_the_person(
