@@ -42,7 +42,7 @@ from turncheck.worker.pipeline.batch import DeadLetter, Judging, Pipeline
 from turncheck.worker.pipeline.evaluate import warm_up
 from turncheck.worker.pipeline.replay import ReplayTotals, replay_file
 from turncheck.worker.pipeline.save import StoreRetry
-from turncheck.worker.retention.erasure import Eraser
+from turncheck.worker.retention.erasure import Eraser, KeylessLedger
 from turncheck.worker.retention.purge import Purger, outbox_purge
 from turncheck.worker.runtime.heap import freeze_heap
 from turncheck.worker.runtime.scheduler import worker_scheduler
@@ -195,14 +195,18 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
 
 
 async def replay(
-    parts: Parts, path: str, *, on_progress: Callable[[int], None] | None = None
+    parts: Parts,
+    path: str,
+    *,
+    clock: Clock = utc_now,
+    on_progress: Callable[[int], None] | None = None,
 ) -> ReplayTotals:
     """Process a JSON Lines file into the store; with Kafka configured, also send its events."""
     settings = parts.settings
     checks = ready(parts.checks)
     store = open_store(settings)
     client = parts.judge
-    judging = build_judging(settings, checks, store, client)
+    judging = build_judging(settings, checks, store, client, clock)
     if judging is not None:
         client.open()
         # Judgements a stopped worker or replay left pending past their deadline are
@@ -213,7 +217,7 @@ async def replay(
         totals = await replay_file(
             Path(path),
             lambda dead_letter: build_pipeline(
-                settings, checks, store, dead_letter, judging=judging
+                settings, checks, store, dead_letter, clock, judging
             ),
             batch_size=settings.batch_max_records,
             on_progress=on_progress,
@@ -228,7 +232,7 @@ async def replay(
             async with broker:
                 # Under a claimant of its own, never the replica's name: a worker with the
                 # same TURNCHECK_INSTANCE_ID may be running, and its rows are its own.
-                await drain(store.outbox, kafka_sender(broker), utc_now, OutboxPolicy.of(settings))
+                await drain(store.outbox, kafka_sender(broker), clock, OutboxPolicy.of(settings))
     finally:
         await store.close()
     return totals
@@ -268,7 +272,7 @@ def build_pipeline(
         retention=settings.retention,
         retry=StoreRetry.of(settings),
         judging=judging,
-        ledger=eraser_for(settings, store),
+        ledger=ledger_for(settings, store),
     )
 
 
@@ -277,6 +281,12 @@ def eraser_for(settings: Settings, store: Store) -> Eraser | None:
     if settings.erasure_key is None:
         return None
     return Eraser(store.database, settings.erasure_key.get_secret_value().encode())
+
+
+def ledger_for(settings: Settings, store: Store) -> Eraser | KeylessLedger:
+    """What the pipeline drops erased persons' turns by: the Eraser, with its key; without
+    it, a ledger that refuses every batch once anyone has been erased."""
+    return eraser_for(settings, store) or KeylessLedger(store.database)
 
 
 def embedded_api(settings: Settings, store: Store, clock: Clock) -> EmbeddedApi | None:

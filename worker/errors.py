@@ -5,7 +5,9 @@
     │   ├── CheckDefinitionError    a check file is wrong (file, line, check, field)
     │   ├── JudgeConfigError        TURNCHECK_JUDGES is wrong
     │   ├── WebhookConfigError      TURNCHECK_WEBHOOKS is wrong (names the endpoint and field)
-    │   └── PromptError             a judged check's template cannot be built
+    │   ├── PromptError             a judged check's template cannot be built
+    │   └── ErasureKeyMissing       persons were erased, but TURNCHECK_ERASURE_KEY is not set:
+    │                               no turn is stored (at start: exit 2; a batch: redelivered)
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
     │   └── InvalidErasureRequest   nor a valid erasure request: dead-lettered too
     ├── ServiceUnavailable      the database or the broker does not answer at start; exit 3
@@ -76,6 +78,19 @@ class PromptError(ConfigurationError):
     def __init__(self, message: str, field: str = "template") -> None:
         self.message, self.field = message, field
         super().__init__(message)
+
+
+class ErasureKeyMissing(ConfigurationError):
+    """Without the key of the erasure ledger's hash a process cannot tell an erased
+    person's turns from the others; once the ledger holds anyone, it must store none."""
+
+    def __init__(self, erased: int) -> None:
+        self.erased = erased
+        persons = "1 person has" if erased == 1 else f"{erased} persons have"
+        super().__init__(
+            f"TURNCHECK_ERASURE_KEY is not set, but {persons} been erased: "
+            "set the key the erasures were made with"
+        )
 
 
 class InvalidTurn(TurncheckError):

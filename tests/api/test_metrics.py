@@ -73,6 +73,37 @@ async def test_counters_count_what_the_pipeline_stored(
     assert grew("turncheck_results_stored_total", verdict="errored") == 0
 
 
+async def test_turns_past_retention_on_arrival_are_counted_apart(
+    api: httpx.AsyncClient, store: Store, tmp_path: Path
+) -> None:
+    """/metrics counts the turns skipped as expired on arrival; they store no result."""
+    before = await scrape(api)
+    pipeline = Pipeline(
+        checks=check_set(tmp_path, BANNED_WORDS_CHECKS),
+        store=store.writer,
+        dead_letter=_no_dead_letters,
+        clock=lambda: FIXED_NOW,
+        retention=timedelta(days=30),
+    )
+    expired = (FIXED_NOW - timedelta(days=31)).isoformat()
+    messages = [
+        RawMessage(turn_bytes("t-1", "Ask HelpCo.", created_at=expired)),
+        RawMessage(turn_bytes("t-2", created_at=expired)),
+        RawMessage(turn_bytes("t-3")),
+    ]
+    await pipeline.handle_batch(messages, _commit)
+    after = await scrape(api)
+
+    def grew(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    assert grew("turncheck_turns_expired_on_arrival_total") == 2
+    assert grew("turncheck_turns_consumed_total") == 3
+    assert grew("turncheck_results_stored_total", verdict="passed") == 2
+    assert grew("turncheck_results_stored_total", verdict="failed") == 0
+
+
 async def _no_dead_letters(rejected: object) -> None:
     """The bad message is dead-lettered here; the counters count it as consumed."""
 

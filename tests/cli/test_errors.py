@@ -233,6 +233,23 @@ def test_a_setting_that_can_never_work_is_refused_at_start_in_every_mode(
     assert one_line(done) == line
 
 
+def test_an_erasure_time_out_of_range_in_utc_is_bad_input_not_an_outage(workdir: Path) -> None:
+    """A --requested-at that cannot be written in UTC is refused as the argument it is
+    (exit 2, naming it), with the key set and the database up."""
+    done = turncheck(
+        "erase",
+        "p-1",
+        "--requested-at",
+        "0001-01-01T00:00:00+14:00",
+        cwd=workdir,
+        TURNCHECK_ERASURE_KEY="k",
+    )
+    assert done.returncode == 2
+    assert one_line(done) == (
+        "invalid --requested-at '0001-01-01T00:00:00+14:00': out of range once converted to UTC"
+    )
+
+
 def test_results_as_json_exit_1_when_nothing_is_found(workdir: Path) -> None:
     done = turncheck("results", "t-none", "--json", cwd=workdir)
     assert done.returncode == 1

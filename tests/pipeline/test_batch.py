@@ -164,6 +164,32 @@ async def test_a_tombstone_is_dead_lettered_as_such(tmp_path: Path) -> None:
     assert log == ["dlq:7:a tombstone: the message has no value", "commit"]
 
 
+async def test_a_turn_past_its_retention_window_on_arrival_is_skipped_and_committed(
+    tmp_path: Path,
+) -> None:
+    """A turn whose expiry (created_at + retention) is at or before the clock is neither
+    stored nor counted; it is reported as expired and its offset committed."""
+    store, log = FlakyStore(), []
+
+    async def commit() -> None:
+        log.append("commit")
+
+    def created(before_now: timedelta) -> str:
+        return (FIXED_NOW - before_now).isoformat()
+
+    messages = [
+        RawMessage(turn_bytes("t-old", created_at=created(timedelta(days=40))), offset=0),
+        RawMessage(turn_bytes("t-edge", created_at=created(timedelta(days=30))), offset=1),
+        RawMessage(
+            turn_bytes("t-in", created_at=created(timedelta(days=30, seconds=-1))), offset=2
+        ),
+    ]
+    report = await pipeline(tmp_path, store, log).handle_batch(messages, commit)
+    assert [item.turn.turn_id for item in store.saved] == ["t-in"]
+    assert (report.turns, report.expired, report.rejected, report.results) == (1, 2, 0, 2)
+    assert log == ["commit"]
+
+
 async def test_checking_a_heavy_batch_leaves_the_event_loop_responsive(tmp_path: Path) -> None:
     """Checks run off the loop: heartbeats, the outbox and the judge keep their pace."""
     checks = check_set(tmp_path, EVERY_DETECTOR_AND_FACTS)

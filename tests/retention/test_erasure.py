@@ -11,11 +11,13 @@ import pytest
 from sqlalchemy import func, select, update
 
 from tests.factories import BANNED_WORDS_CHECKS, FIXED_NOW, check_set, make_turn, turn_bytes
+from turncheck.worker.app import build_pipeline
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
 from turncheck.worker.errors import ConfigurationError, InvalidErasureRequest
 from turncheck.worker.pipeline.batch import Pipeline, RawMessage, Rejected
 from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnResults
 from turncheck.worker.retention.erasure import Eraser, decode_request
+from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 from turncheck.worker.store.tables import check_results, erasures, judge_pending, outbox
 
@@ -151,6 +153,41 @@ async def test_a_redelivered_turn_of_an_erased_person_is_dropped(
     assert await count(store, outbox, outbox.c.key == "a-9") == 0
 
 
+async def test_a_process_without_the_key_stores_no_batch_once_anyone_is_erased(
+    store: Store, tmp_path: Path, database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without TURNCHECK_ERASURE_KEY the pipeline cannot tell an erased person's turns:
+    once another process has erased anyone, a batch is refused whole, before anything is
+    stored or committed, with an error line naming the setting."""
+    settings = Settings(database_url=database_url, erasure_key=None)
+    commits: list[int] = []
+
+    async def commit() -> None:
+        commits.append(1)
+
+    checks = check_set(tmp_path, BANNED_WORDS_CHECKS)
+    pipeline = build_pipeline(settings, checks, store, _no_dead_letters, lambda: FIXED_NOW)
+    await pipeline.handle_batch([RawMessage(turn_bytes("b-1", person_id="bob"))], commit)
+    assert await store.queries.results_for_turn("b-1") != []
+    await Eraser(store.database, KEY).erase("alice", requested_at=FIXED_NOW, now=FIXED_NOW)
+    batch = [
+        RawMessage(turn_bytes("a-2", "Ask HelpCo.", person_id="alice")),
+        RawMessage(turn_bytes("n-2", "Ask HelpCo.", person_id=None)),
+    ]
+    with pytest.raises(ConfigurationError, match="TURNCHECK_ERASURE_KEY is not set, but 1 person"):
+        await pipeline.handle_batch(batch, commit)
+    assert commits == [1]
+    assert await store.queries.results_for_turn("a-2") == []
+    assert await store.queries.results_for_turn("n-2") == []
+    assert await count(store, outbox) == 0
+    [line] = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert line.startswith("batch refused, nothing stored: TURNCHECK_ERASURE_KEY is not set")
+
+
+async def _no_dead_letters(rejected: Sequence[Rejected]) -> None:
+    assert not rejected
+
+
 def test_erasure_needs_its_key() -> None:
     with pytest.raises(ConfigurationError, match="TURNCHECK_ERASURE_KEY"):
         Eraser(None, b"")  # type: ignore[arg-type]
@@ -164,6 +201,14 @@ def test_erasure_needs_its_key() -> None:
         (b'{"requested_at": "2026-12-01T10:00:00Z"}', "person_id: Field required"),
         (b'{"person_id": "alice", "requested_at": "2026-12-01T10:00:00"}', "requested_at:"),
         (b'{"person_id": "", "requested_at": "2026-12-01T10:00:00Z"}', "person_id:"),
+        (
+            b'{"person_id": "alice", "requested_at": "0001-01-01T00:00:00+14:00"}',
+            "requested_at: out of range once converted to UTC",
+        ),
+        (
+            b'{"person_id": "alice", "requested_at": "9999-12-31T23:00:00-02:00"}',
+            "requested_at: out of range once converted to UTC",
+        ),
     ],
 )
 def test_a_bad_request_names_what_is_wrong_never_the_person(

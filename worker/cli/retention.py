@@ -8,8 +8,10 @@ from datetime import datetime
 from typing import Annotated
 
 import typer
+from pydantic_core import PydanticCustomError
 from rich.console import Console
 
+from turncheck.schemas.erasure import in_utc
 from turncheck.worker.app import eraser_for, purger_for
 from turncheck.worker.cli import startup
 from turncheck.worker.cli.options import JsonOption
@@ -77,4 +79,7 @@ def _moment(text: str) -> datetime:
         raise ConfigurationError(f"invalid --requested-at {text!r}: use an ISO time") from None
     if moment.tzinfo is None:
         raise ConfigurationError(f"invalid --requested-at {text!r}: give its time zone")
-    return moment
+    try:
+        return in_utc(moment)  # the contract's own rule, as on the erasure topic
+    except PydanticCustomError as exc:
+        raise ConfigurationError(f"invalid --requested-at {text!r}: {exc.message()}") from None

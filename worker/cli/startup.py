@@ -1,5 +1,6 @@
 """What a command does before its work, in this order: read the settings, refuse a bad
-argument, then make sure the database (and the broker) answers.
+argument, then make sure the database (and the broker) answers, and for a command that
+stores turns, that erasures made with a key are not stored over without it.
 
 Each step raises a ``TurncheckError`` that ``worker/cli/exits.py`` prints as one line: a
 setting or an argument (exit 2) is refused before anything touches a service (exit 3).
@@ -15,6 +16,7 @@ from typing import TypeVar
 
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.kafka.probe import probe_broker
+from turncheck.worker.retention.erasure import KeylessLedger
 from turncheck.worker.runtime.logs import configure_logging
 from turncheck.worker.settings import Settings, load_settings
 from turncheck.worker.store import Store
@@ -79,6 +81,24 @@ def on_store(settings: Settings, work: Callable[[Store], Awaitable[T]]) -> T:
 
     with database_errors(settings.database_url):
         return asyncio.run(run())
+
+
+def erasures_held(settings: Settings) -> None:
+    """Refuse to store turns without ``TURNCHECK_ERASURE_KEY`` once anyone has been erased
+    (``ErasureKeyMissing``): without the key their turns cannot be recognised, and would
+    be stored and counted again. Run once the schema is in place."""
+    if settings.erasure_key is not None:
+        return
+
+    async def check() -> None:
+        store = Store.open(settings.database_url, events_topic=settings.topic_events)
+        try:
+            await KeylessLedger(store.database).refuse_if_held()
+        finally:
+            await store.close()
+
+    with database_errors(settings.database_url):
+        asyncio.run(check())
 
 
 def embedded_schema(settings: Settings) -> None:

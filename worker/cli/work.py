@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from turncheck.worker import app
 from turncheck.worker.checks import load_checks
 from turncheck.worker.cli import exits, startup
+from turncheck.worker.clock import utc_now
 
 err = Console(stderr=True)
 
@@ -45,6 +46,7 @@ def run() -> None:
         startup.require_readable(settings.turns_file)
     startup.reach(settings, broker=True)
     startup.embedded_schema(settings)
+    startup.erasures_held(settings)
     if settings.kafka_bootstrap:
         asyncio.run(app.build_worker(parts).run())
         return
@@ -60,6 +62,7 @@ def replay(
     startup.require_readable(file)
     startup.reach(settings, broker=True)  # with a broker set, replay sends its events too
     startup.embedded_schema(settings)
+    startup.erasures_held(settings)
     _replay(parts, file)
 
 
@@ -70,16 +73,23 @@ def _replay(parts: app.Parts, file: Path) -> None:
         with Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task("turns", total=total)
             totals = asyncio.run(
-                app.replay(parts, str(file), on_progress=lambda n: progress.advance(task, n))
+                app.replay(
+                    parts,
+                    str(file),
+                    clock=utc_now,
+                    on_progress=lambda n: progress.advance(task, n),
+                )
             )
     else:
-        totals = asyncio.run(app.replay(parts, str(file)))
+        totals = asyncio.run(app.replay(parts, str(file), clock=utc_now))
     for rejected in totals.rejected:
         err.print(f"line {rejected.message.offset}: {rejected.reason}", highlight=False)
     err.print(
         f"{totals.turns} turns, {totals.results} results ({totals.new_results} new, "
-        f"{totals.not_passed} not passed), {len(totals.rejected)} lines rejected",
+        f"{totals.not_passed} not passed), {len(totals.rejected)} lines rejected; skipped: "
+        f"{totals.expired} past retention, {totals.erased} of erased persons",
         highlight=False,
+        soft_wrap=True,  # one line at any width, for scripts that read it
     )
     if totals.rejected:
         raise typer.Exit(exits.REJECTED)

@@ -1,9 +1,9 @@
 """The path of a batch of turns, top to bottom:
 
-    decode → rule checks, and the judgements to make (in a thread, off the event
-    loop) → drop erased persons' turns → store (results, rollups, outbox, pending
-    judgements: one transaction) → dead-letter the bad messages → commit → hand the
-    judgements to the runner
+    decode → leave out turns expired on arrival → rule checks, and the judgements to
+    make (in a thread, off the event loop) → drop erased persons' turns → store
+    (results, rollups, outbox, pending judgements: one transaction) → dead-letter the
+    bad messages → commit → hand the judgements to the runner
 
 The consumer and ``turncheck replay`` both run this; they differ only in where
 messages come from, where bad ones go and what committing means.
@@ -11,8 +11,17 @@ messages come from, where bad ones go and what committing means.
 No one turn can stall a partition: a message that is not a turn, or that cannot
 be checked, is dead-lettered at once; the store step (``worker/pipeline/save.py``) hands
 back the turns the database keeps refusing, and they are dead-lettered with the
-error's name, so the rest of the batch is stored and committed. The turns of
-persons in the erasure ledger are dropped before the store step.
+error's name, so the rest of the batch is stored and committed.
+
+A turn is counted once, whatever was purged or erased in between. A turn already past
+its retention window when it is checked (``expired_on_arrival``,
+``worker/pipeline/records.py``) is skipped: not checked, stored, judged, counted in the
+rollups or given events, only counted as ``expired`` (and in
+``turncheck_turns_expired_on_arrival_total``). The purge deletes nothing else, so a
+turn redelivered or replayed after a purge is always skipped. The turns of persons in
+the erasure ledger are dropped before the store step (``erased``); a process without
+``TURNCHECK_ERASURE_KEY`` cannot tell whose they are, so once the ledger holds anyone it
+stores no batch at all (``worker/retention/erasure.py``: ``KeylessLedger``).
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.judge.plan import JudgeJob, plan_turn
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.pipeline.evaluate import evaluate
-from turncheck.worker.pipeline.records import TurnRef, TurnResults
+from turncheck.worker.pipeline.records import TurnRef, TurnResults, expired_on_arrival
 from turncheck.worker.pipeline.save import (
     DEFAULT_STORE_RETRY,
     ResultStore,
@@ -73,6 +82,8 @@ class BatchReport:
     judging: int = 0
     erased: int = 0
     """Turns of erased persons, dropped unstored."""
+    expired: int = 0
+    """Turns past their retention window when checked, skipped unstored and uncounted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +101,8 @@ DeadLetter = Callable[[Sequence[Rejected]], Awaitable[None]]
 
 class Ledger(Protocol):
     async def erased(self, person_ids: Iterable[str]) -> set[str]:
-        """Which of these persons were erased: their turns are dropped, not stored."""
+        """Which of these persons were erased: their turns are dropped, not stored. Asked
+        before every batch that has turns to store; raising refuses the whole batch."""
         ...
 
 
@@ -102,6 +114,8 @@ class CheckedBatch:
     items: list[tuple[RawMessage, TurnResults]] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     jobs: list[JudgeJob] = field(default_factory=list)
+    expired: int = 0
+    """Turns left out as expired on arrival."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +152,7 @@ class Pipeline:
         if judging and self.judging is not None:
             self.judging.runner.submit(judging)
         results = [r for item in stored for r in item.results]
-        metrics.batch_stored(len(messages), results)
+        metrics.batch_stored(len(messages), results, expired=checked.expired)
         report = BatchReport(
             turns=len(stored),
             rejected=len(rejected),
@@ -147,10 +161,11 @@ class Pipeline:
             not_passed=sum(r.verdict is not Verdict.PASSED for r in results),
             judging=len(judging),
             erased=erased,
+            expired=checked.expired,
         )
         log.info(
             "batch stored turns=%d rejected=%d results=%d new=%d not_passed=%d judging=%d "
-            "erased=%d",
+            "erased=%d expired=%d",
             report.turns,
             report.rejected,
             report.results,
@@ -158,16 +173,19 @@ class Pipeline:
             report.not_passed,
             report.judging,
             report.erased,
+            report.expired,
         )
         return report
 
     async def _drop_erased(self, checked: CheckedBatch) -> int:
         """Leave out the turns of persons in the erasure ledger (and their judgements), so
-        a replay or a late redelivery never brings an erased person's results back."""
+        a replay or a late redelivery never brings an erased person's results back. The
+        ledger is asked whenever there is something to store, even with no person in it:
+        a ledger that cannot tell whose turns are erased refuses every batch."""
         ledger = self.ledger
-        persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
-        if ledger is None or not persons:
+        if ledger is None or not checked.items:
             return 0
+        persons = {item.turn.person_id for _, item in checked.items if item.turn.person_id}
         erased = await through_outages(lambda: ledger.erased(persons), self.retry)
         if not erased:
             return 0
@@ -186,7 +204,7 @@ class Pipeline:
         room = self.judging.runner.room() if self.judging else 0
         for message in messages:
             try:
-                item, jobs = self._check_one(message, now, room - len(checked.jobs))
+                checked_one = self._check_one(message, now, room - len(checked.jobs))
             except InvalidTurn as exc:
                 checked.rejected.append(Rejected(message, exc.reason))
                 continue
@@ -198,14 +216,21 @@ class Pipeline:
                 )
                 checked.rejected.append(Rejected(message, could_not("checked", exc)))
                 continue
+            if checked_one is None:
+                checked.expired += 1
+                continue
+            item, jobs = checked_one
             checked.items.append((message, item))
             checked.jobs.extend(jobs)
         return checked
 
     def _check_one(
         self, message: RawMessage, now: datetime, room: int
-    ) -> tuple[TurnResults, list[JudgeJob]]:
+    ) -> tuple[TurnResults, list[JudgeJob]] | None:
+        """The turn's results and judgements; None when it expired on arrival."""
         turn = decode_turn(message.value)
+        if expired_on_arrival(turn.created_at, self.retention, now):
+            return None
         item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
         judged = self.checks.judged_for_agent(turn.agent.id)
         if not judged:

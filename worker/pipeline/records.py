@@ -1,5 +1,12 @@
 """What the pipeline hands the store: a turn's ids and its results, and the judgements
-still to make. Plain values; planning and checking never need the database to use them."""
+still to make. Plain values; planning and checking never need the database to use them.
+
+A turn expires ``retention`` after its ``created_at``, and its results with it. One that
+has expired by the time it is checked ("expired on arrival": ``expires_at`` at or before
+the worker's clock) is neither stored, judged, counted in the rollups nor given events:
+the purge deletes only expired results, so a turn delivered or replayed again after a
+purge is always such a turn, and counting it would count it twice.
+"""
 
 from __future__ import annotations
 
@@ -62,6 +69,17 @@ class TurnResults:
     @property
     def expires_at(self) -> datetime:
         return self.turn.created_at + self.retention
+
+
+def expired_on_arrival(created_at: datetime, retention: timedelta, now: datetime) -> bool:
+    """Whether a turn of ``created_at`` has expired when checked at ``now``: its expiry
+    (``created_at + retention``) is at or before ``now``. Written as ``created_at <= now -
+    retention`` so that a time near the year 9999 is not expired here (its expiry cannot be
+    stored, and the store step says so) rather than an ``OverflowError``."""
+    try:
+        return created_at <= now - retention
+    except OverflowError:  # a retention longer than the years since the year 1
+        return False
 
 
 @dataclass(frozen=True, slots=True)

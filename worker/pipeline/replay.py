@@ -34,6 +34,10 @@ class ReplayTotals:
     results: int = 0
     new_results: int = 0
     not_passed: int = 0
+    expired: int = 0
+    """Turns past their retention window: skipped, neither stored nor counted."""
+    erased: int = 0
+    """Turns of erased persons: skipped, neither stored nor counted."""
     rejected: list[Rejected] = field(default_factory=list)
 
     def add(self, report: BatchReport) -> None:
@@ -41,6 +45,8 @@ class ReplayTotals:
         self.results += report.results
         self.new_results += report.new_results
         self.not_passed += report.not_passed
+        self.expired += report.expired
+        self.erased += report.erased
 
 
 class CollectRejected:

@@ -5,12 +5,18 @@ unsent events in one transaction and writes the ledger row first, a keyed hash o
 person id (never the id itself). The pipeline drops the turns of anyone in the ledger,
 so a replay or a late redelivery of their old turns stores nothing. Pass-rate rollups
 are left as they are: anonymous counts per check and hour, with no person in them.
+
+Erasure holds whatever a process is configured with. One without
+``TURNCHECK_ERASURE_KEY`` cannot hash a person id, so it cannot tell whose turns are
+erased: its ledger is a ``KeylessLedger``, which refuses every batch once the ledger
+holds anyone (``ErasureKeyMissing``), and the commands that store turns refuse to start.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,9 +24,11 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from turncheck.schemas.erasure import ErasureRequest
-from turncheck.worker.errors import ConfigurationError, InvalidErasureRequest
+from turncheck.worker.errors import ConfigurationError, ErasureKeyMissing, InvalidErasureRequest
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.erasures import ErasureTable
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +90,31 @@ class Eraser:
     async def erased(self, person_ids: Iterable[str]) -> set[str]:
         """Which of these person ids are in the ledger."""
         by_key = {self.person_key(pid): pid for pid in set(person_ids)}
+        if not by_key:
+            return set()
         return {by_key[key] for key in await self.table.known(list(by_key))}
+
+
+class KeylessLedger:
+    """The ledger of a process without ``TURNCHECK_ERASURE_KEY``: empty, it erases no one;
+    holding anyone, it refuses to let any turn be stored."""
+
+    def __init__(self, database: Database) -> None:
+        self.table = ErasureTable(database)
+
+    async def refuse_if_held(self) -> None:
+        """Raise ``ErasureKeyMissing`` if anyone was ever erased."""
+        if await self.table.holds_any():
+            raise ErasureKeyMissing(await self.table.count())
+
+    async def erased(self, person_ids: Iterable[str]) -> set[str]:
+        """None of them, while the ledger is empty; else the batch is refused."""
+        try:
+            await self.refuse_if_held()
+        except ErasureKeyMissing as exc:
+            log.error("batch refused, nothing stored: %s", exc)
+            raise
+        return set()
 
 
 def decode_request(value: bytes | None) -> ErasureRequest:

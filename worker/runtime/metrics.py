@@ -29,6 +29,11 @@ RESULTS_STORED = Counter(
     ["verdict"],
     registry=REGISTRY,
 )
+TURNS_EXPIRED_ON_ARRIVAL = Counter(
+    "turncheck_turns_expired_on_arrival",
+    "Turns already past their retention window when checked: neither stored nor counted.",
+    registry=REGISTRY,
+)
 ALERT_SENDS = Counter(
     "turncheck_alert_sends",
     "Alert and digest sends, by outcome: sent, or failed (tried again later or given up).",
@@ -37,9 +42,11 @@ ALERT_SENDS = Counter(
 )
 
 
-def batch_stored(messages: int, results: Iterable[CheckResult]) -> None:
-    """Count a batch the pipeline stored and committed."""
+def batch_stored(messages: int, results: Iterable[CheckResult], *, expired: int = 0) -> None:
+    """Count a batch the pipeline stored and committed, and its turns left out as expired."""
     TURNS_CONSUMED.inc(messages)
+    if expired:
+        TURNS_EXPIRED_ON_ARRIVAL.inc(expired)
     # Summed first: one increment, and one lock, per verdict rather than per result.
     for verdict, count in tally(r.verdict.value for r in results).items():
         RESULTS_STORED.labels(verdict).inc(count)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.tables import (
@@ -79,6 +79,19 @@ class ErasureTable:
                 query = select(column).where(column.in_(person_keys[start : start + CHUNK]))
                 found |= {key for (key,) in await conn.execute(query)}
         return found
+
+    async def holds_any(self) -> bool:
+        """Whether anyone was ever erased: one EXISTS on the primary key, cheap enough to
+        ask before every batch."""
+        query = select(select(erasures.c.person_key).exists())
+        async with self.database.transaction() as conn:
+            return bool((await conn.execute(query)).scalar())
+
+    async def count(self) -> int:
+        """How many persons the ledger holds."""
+        query = select(func.count()).select_from(erasures)
+        async with self.database.transaction() as conn:
+            return int((await conn.execute(query)).scalar_one())
 
     async def oldest_since(self, since: datetime) -> datetime | None:
         """When the oldest erasure made at or after ``since`` was made; None if none was."""
