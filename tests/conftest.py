@@ -30,6 +30,13 @@ from turncheck.worker.store.tables import metadata
 
 EVENTS_TOPIC = "response.check_failed"
 
+TEST_RETENTION_DAYS = "36500"
+"""The suite's turns are dated late November 2026 (``FIXED_NOW``), and a turn already past
+its retention window when it arrives is neither stored nor counted. Commands and workers
+the tests start on the real clock keep them a century, so the suite does not stop
+passing 30 days after that date; a test about retention sets its own."""
+os.environ.setdefault("TURNCHECK_RETENTION_DAYS", TEST_RETENTION_DAYS)
+
 
 def missing(message: str) -> NoReturn:
     """Skip the test for want of ``message``'s service or package; under CI, fail it."""
