@@ -154,6 +154,21 @@ async def test_pages_of_passed_and_failed_results_interleave_as_stored(store: St
     assert [r.turn_id for r in only_passed] == [t for t, v in expected[::-1] if v == "passed"]
 
 
+async def test_a_walk_over_passed_results_alone_gives_every_one_of_them(store: Store) -> None:
+    """Pages of compact results only: each page reads on past the previous page's last
+    write, so the walk does not stop a page early."""
+    for n in range(30):
+        item = TurnResults(ref(f"t-{n:02d}"), [CheckResult(check("a"), Verdict.PASSED)], RETENTION)
+        await store.writer.save([item], FIXED_NOW + timedelta(minutes=n))
+    pages, after, seen = ResultPages(store.database), None, []
+    while True:
+        page, after = await pages.page("a", ResultFilter(["passed"]), limit=9, after=after)
+        seen += [r.turn_id for r in page]
+        if after is None:
+            break
+    assert seen == [f"t-{n:02d}" for n in range(29, -1, -1)]
+
+
 async def test_an_alert_window_counts_the_latest_results_of_both_shapes(store: Store) -> None:
     for minute in range(10):
         verdict = Verdict.FAILED if minute in (0, 8) else Verdict.PASSED

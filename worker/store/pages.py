@@ -76,7 +76,9 @@ class ResultPages:
                         conn,
                         check,
                         agent,
-                        limit=wanted,
+                        # The write of ``after`` is among those read, and may hold no
+                        # result past it: one write more, or a page would end too soon.
+                        limit=wanted if mark is None else wanted + 1,
                         not_before=not_before,
                         until=where.until,
                         after=mark,
