@@ -1,6 +1,9 @@
 """Raise and deliver alerts: read each watched check's latest results, raise the day's
 alert when its pass rate is below the threshold, send what is due, and the digest.
 
+"Latest" is by the turn's ``created_at``, as the daily trend beside it and the commands
+it links to are: after a replay of old turns, the window is still today's turns.
+
 Every step is safe to run from several replicas at once (see ``worker/store/alerts.py``), and
 sending is ``alerts/delivery.py``'s.
 """
@@ -33,7 +36,8 @@ from turncheck.worker.store.alerts import CHECK, DIGEST, AlertKey, AlertStore
 log = logging.getLogger(__name__)
 
 LinkMaker = Callable[[str, str, datetime | None], Links]
-"""Where a check's failing turns are found: (check, agent, since)."""
+"""Where a check's failing turns are found: (check, agent, since), ``since`` the oldest
+turn's ``created_at`` in the window."""
 
 TREND_DAYS = 14
 
@@ -176,8 +180,9 @@ class Alerter:
         )
 
     async def trend(self, watched: Watched, last_day: date) -> tuple[DayRate, ...]:
-        """Daily pass rates over ``TREND_DAYS`` days ending with ``last_day``. Days are
-        the zone's; an hour of rollups counts toward the day it starts in."""
+        """Daily pass rates over ``TREND_DAYS`` days ending with ``last_day``, by the day
+        of the turns' ``created_at``, as the window is. Days are the zone's; an hour of
+        rollups counts toward the day it starts in."""
         first_day = last_day - timedelta(days=TREND_DAYS - 1)
         hours = await self.readings.hourly_counts(
             watched.check, watched.agent_id, self.start_of(first_day)

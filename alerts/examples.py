@@ -17,6 +17,8 @@ from turncheck.worker.store.alerts import Earlier
 
 DAY = date(2026, 12, 1)
 RAISED_AT = datetime(2026, 12, 1, 10, 5, tzinfo=UTC)
+WINDOW_STARTS_AT = datetime(2026, 11, 30, 16, 42, tzinfo=UTC)
+"""The oldest turn among the alert's latest results: where its links start."""
 # Passed and total per day, oldest first: a slide over the last few days, and one quiet day.
 _DAILY = [
     (190, 196), (201, 205), (188, 193), (0, 0), (176, 180), (199, 204), (205, 209),
@@ -53,7 +55,9 @@ def example_alert() -> CheckAlert:
         latest=200,
         min_pass_rate=0.95,
         min_results=50,
-        counts=WindowCounts(passed=176, failed=17, errored=4, not_judged=3),
+        counts=WindowCounts(
+            passed=176, failed=17, errored=4, not_judged=3, oldest_at=WINDOW_STARTS_AT
+        ),
         trend=example_trend(),
         links=example_links("no-card-numbers", "support-bot"),
         earlier=Earlier(day=date(2026, 11, 29), suppressed=37),

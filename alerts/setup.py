@@ -87,7 +87,8 @@ def watched_checks(
 
 def link_maker(settings: Settings) -> LinkMaker:
     """Where a person finds the failing turns among the results counted: the command,
-    and the API when it has an address."""
+    and the API when it has an address, each from ``since``, the oldest turn's time in
+    the window (to the minute, rounded down), since both windows are on the turns' time."""
 
     def links(check: str, agent_id: str, since: datetime | None) -> Links:
         start = (since or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M")

@@ -41,7 +41,11 @@ from turncheck.worker.store.alerts import AlertStore  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
 
 row_each = table(
-    "row_each", column("check_name"), column("agent_id"), column("verdict"), column("checked_at")
+    "row_each",
+    column("check_name"),
+    column("agent_id"),
+    column("verdict"),
+    column("turn_created_at"),
 )
 
 CHECKS = 30
@@ -83,9 +87,9 @@ FROM ({SERIES}) AS rows GROUP BY 1, 2, 3, 4
 """
 # The same results a row each, as before migration 0007: the floor's table.
 SEED_ROW_EACH = f"""
-CREATE TABLE row_each (check_name text, agent_id text, verdict text, checked_at timestamptz);
+CREATE TABLE row_each (check_name text, agent_id text, verdict text, turn_created_at timestamptz);
 INSERT INTO row_each SELECT 'check-' || position, :agent, verdict, at FROM ({SERIES}) AS rows;
-CREATE INDEX ix_row_each_latest ON row_each (check_name, agent_id, checked_at)
+CREATE INDEX ix_row_each_latest ON row_each (check_name, agent_id, turn_created_at)
 """
 DROP_INDEXES = "DROP INDEX ix_check_results_latest; DROP INDEX ix_passed_results_latest"
 
@@ -130,7 +134,7 @@ async def main(total: int) -> None:
                     query = (
                         select(r.verdict)
                         .where(r.check_name == w.check, r.agent_id == AGENT)
-                        .order_by(r.checked_at.desc())
+                        .order_by(r.turn_created_at.desc())
                         .limit(200)
                     )
                     async with database.transaction() as conn:

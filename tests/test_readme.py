@@ -5,7 +5,7 @@ would: every ``console`` block's ``$`` commands run in a shell (``turncheck``
 from this environment, a terminal 100 columns wide) and what they print must be
 the block's text; the event and the API answers are read from the store those
 commands filled. Only what varies from run to run is set aside: log and check
-times, and the cursor that holds one. Retention is pinned long, so the
+times (a page's cursor holds the turn's time, which does not). Retention is pinned long, so the
 examples' turns, dated 2026-11-28, stay stored whatever today is.
 
 After a change of output, ``TURNCHECK_UPDATE_README=1 python -m pytest
@@ -15,7 +15,6 @@ tests/test_readme.py`` writes what the commands now print into README.md.
 from __future__ import annotations
 
 import asyncio
-import base64
 import itertools
 import json
 import os
@@ -27,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -131,13 +130,8 @@ def json_values(text: str) -> list[Any] | None:
     return values or None
 
 
-def _stable_cursor(cursor: str) -> str:
-    raw = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    return json.dumps(["<time>", *raw[1:]])
-
-
 def stable(value: Any) -> Any:
-    """``value`` with what varies between runs replaced: times, and a cursor's time."""
+    """``value`` with what varies between runs replaced: the times results were stored."""
     if isinstance(value, list):
         return [stable(v) for v in value]
     if not isinstance(value, dict):
@@ -146,12 +140,6 @@ def stable(value: Any) -> Any:
     for key, item in value.items():
         if key in VARYING_KEYS and isinstance(item, str):
             item = "<time>"
-        elif key == "next_cursor" and isinstance(item, str):
-            item = _stable_cursor(item)
-        elif key == "next" and isinstance(item, str):
-            path, _, query = item.partition("?")
-            params = [(k, _stable_cursor(v) if k == "cursor" else v) for k, v in parse_qsl(query)]
-            item = f"{path}?{urlencode(params)}"
         out[key] = stable(item)
     return out
 

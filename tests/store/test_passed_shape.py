@@ -30,6 +30,12 @@ def ref(turn_id: str, person: str = "p-1") -> TurnRef:
     return TurnRef.of(make_turn(turn_id, person_id=person))
 
 
+def at(turn_id: str, minutes: float) -> TurnRef:
+    """A turn created ``minutes`` after ``FIXED_NOW``."""
+    created_at = (FIXED_NOW + timedelta(minutes=minutes)).isoformat()
+    return TurnRef.of(make_turn(turn_id, created_at=created_at))
+
+
 def mixed(turn_id: str, person: str = "p-1") -> TurnResults:
     """a passes, b fails, c passes, d passes with a reason and a span (a full row)."""
     return TurnResults(
@@ -125,7 +131,8 @@ async def test_a_judged_passed_result_is_found_by_every_reader(store: Store) -> 
     page, _ = await ResultPages(store.database).page("polite", ResultFilter(["passed"]), limit=10)
     assert [(r.turn_id, r.verdict) for r in page] == [("t-1", "passed")]
     window = await Readings(store.database).latest_counts("polite", "support-bot", 10, [])
-    assert (window.passed, window.failed, window.oldest_at) == (1, 0, later)
+    # Stored later, it counts among the results of its turn's time.
+    assert (window.passed, window.failed, window.oldest_at) == (1, 0, turn.created_at)
     [rate] = await store.queries.pass_rates(check="polite")
     assert rate.passed == 1
 
@@ -154,10 +161,25 @@ async def test_pages_of_passed_and_failed_results_interleave_as_stored(store: St
     assert [r.turn_id for r in only_passed] == [t for t, v in expected[::-1] if v == "passed"]
 
 
+async def test_a_walk_over_passed_results_alone_gives_every_one_of_them(store: Store) -> None:
+    """Pages of compact results only: each page reads on past the previous page's last
+    write, so the walk does not stop a page early."""
+    for n in range(30):
+        item = TurnResults(ref(f"t-{n:02d}"), [CheckResult(check("a"), Verdict.PASSED)], RETENTION)
+        await store.writer.save([item], FIXED_NOW + timedelta(minutes=n))
+    pages, after, seen = ResultPages(store.database), None, []
+    while True:
+        page, after = await pages.page("a", ResultFilter(["passed"]), limit=9, after=after)
+        seen += [r.turn_id for r in page]
+        if after is None:
+            break
+    assert seen == [f"t-{n:02d}" for n in range(29, -1, -1)]
+
+
 async def test_an_alert_window_counts_the_latest_results_of_both_shapes(store: Store) -> None:
     for minute in range(10):
         verdict = Verdict.FAILED if minute in (0, 8) else Verdict.PASSED
-        item = TurnResults(ref(f"t-{minute}"), [CheckResult(check("a"), verdict)], RETENTION)
+        item = TurnResults(at(f"t-{minute}", minute), [CheckResult(check("a"), verdict)], RETENTION)
         await store.writer.save([item], FIXED_NOW + timedelta(minutes=minute))
     window = await Readings(store.database).latest_counts("a", "support-bot", 5, [])
     assert (window.passed, window.failed, window.errored) == (4, 1, 0)

@@ -1,8 +1,12 @@
 """The opaque ``cursor`` of a results page: where the previous page ended.
 
-It is the last result's (checked_at, write_id, position), base64url-encoded JSON.
-Opaque to callers: only this module reads or writes it, so its content may change
-without breaking them. A cursor that does not decode is a 422 naming ``cursor``.
+It is ``[VERSION, turn_created_at, write_id, position]`` of the last result,
+base64url-encoded JSON. Opaque to callers: only this module reads or writes it, so its
+content may change without breaking them; when its meaning changes, ``VERSION`` does.
+A cursor that does not decode is a 422 naming ``cursor``; so is one an older turncheck
+gave, whose pages were in another order (``[checked_at, write_id, position]`` before
+results were ordered by the turn's time, ``[checked_at, id]`` before migration 0007):
+reading on from it would skip or repeat results, so the caller asks the first page again.
 """
 
 from __future__ import annotations
@@ -15,10 +19,15 @@ from datetime import datetime
 from turncheck.worker.api.query import invalid
 from turncheck.worker.store.pages import Position
 
+VERSION = 2
+"""1 was the unversioned cursors of an order by ``checked_at``."""
+
+STALE = "a cursor from before pages were ordered by the turn's time: ask the first page again"
+
 
 def encode(position: Position) -> str:
     raw = json.dumps(
-        [position.checked_at.isoformat(), position.write_id, position.position],
+        [VERSION, position.turn_created_at.isoformat(), position.write_id, position.position],
         separators=(",", ":"),
     )
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
@@ -27,10 +36,26 @@ def encode(position: Position) -> str:
 def decode(cursor: str) -> Position:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        moment, write_id, position = json.loads(raw)
-        checked_at = datetime.fromisoformat(moment)
-        if checked_at.tzinfo is None or type(write_id) is not int or type(position) is not int:
+        fields = json.loads(raw)
+        if isinstance(fields, list) and fields and isinstance(fields[0], str):
+            datetime.fromisoformat(fields[0])  # an unversioned cursor began with its time
+            raise _Stale
+        version, moment, write_id, position = fields
+        created_at = datetime.fromisoformat(moment)
+        if (
+            type(version) is not int
+            or version != VERSION
+            or created_at.tzinfo is None
+            or type(write_id) is not int
+            or type(position) is not int
+        ):
             raise ValueError
+    except _Stale:
+        raise invalid("cursor", STALE) from None
     except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
         raise invalid("cursor", "not a cursor this API gave") from None
-    return Position(checked_at, write_id, position)
+    return Position(created_at, write_id, position)
+
+
+class _Stale(Exception):
+    """A cursor an older turncheck gave."""

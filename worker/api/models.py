@@ -85,8 +85,10 @@ class ResultOut(BaseModel):
         "judged check's reason is the judge's own sentence."
     )
     spans: list[SpanOut]
-    checked_at: datetime
-    turn_created_at: datetime
+    checked_at: datetime = Field(description="When the result was stored.")
+    turn_created_at: datetime = Field(
+        description="When the turn ended: the time results are ordered and filtered by."
+    )
 
     @classmethod
     def of(cls, row: StoredResult) -> ResultOut:
@@ -110,7 +112,9 @@ class ResultOut(BaseModel):
 
 
 class ResultsPage(BaseModel):
-    results: list[ResultOut] = Field(description="Newest first (checked_at, then storage order).")
+    results: list[ResultOut] = Field(
+        description="Newest turn first (turn_created_at, then storage order)."
+    )
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null: last.")
     next: str | None = Field(description="The next page's path and query; null on the last page.")
 

@@ -2,6 +2,8 @@
 
 ``GET /v1/checks/{name}/results`` is where alerts link (``alerts/setup.py``
 ``link_maker``): keep its path and its ``agent``, ``verdict`` and ``since`` parameters.
+``since`` and ``until`` bound the turn's ``created_at``, the time of every window, list
+and chart, so a link from an alert opens the turns the alert counted.
 """
 
 from __future__ import annotations
@@ -33,14 +35,17 @@ async def check_results(
     ] = "failed,errored",
     agent: Annotated[str | None, Query(description="Only this agent id.")] = None,
     since: Annotated[
-        datetime | None, Query(description="Checked at or after (ISO; no zone: UTC).")
+        datetime | None,
+        Query(description="Turns created at or after (ISO; no zone: UTC)."),
     ] = None,
-    until: Annotated[datetime | None, Query(description="Checked before (ISO).")] = None,
+    until: Annotated[datetime | None, Query(description="Turns created before (ISO).")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Results per page.")] = 100,
     cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page.")] = None,
 ) -> ResultsPage:
-    """A check's results, newest first, a page at a time. Rows stored while you page
-    land before the first page, never inside a later one: no row is given twice."""
+    """A check's results, newest turn first (the turn's `created_at`, then the order they
+    were stored in), a page at a time. Every result stored before the first page is given
+    once and none twice; one stored while you page lands where its turn's time puts it.
+    A cursor an older turncheck gave is a 422: ask the first page again."""
     start, end = aware(since), aware(until)
     window(start, end)
     where = ResultFilter(verdicts(verdict), agent, start, end)

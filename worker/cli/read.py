@@ -81,11 +81,11 @@ def failures(
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
     as_json: JsonOption = False,
 ) -> None:
-    """List a check's results that did not pass (failed or errored), newest first.
+    """List a check's results that did not pass (failed or errored), newest turn first.
 
-    An alert links here; `turncheck results TURN_ID` shows every check of one turn. A
-    check, or an agent of it, with no results at all is refused (exit 1); --until must be
-    after --since.
+    The window is on the turns' time, as for pass rates and alerts. An alert links here;
+    `turncheck results TURN_ID` shows every check of one turn. A check, or an agent of
+    it, with no results at all is refused (exit 1); --until must be after --since.
     """
     settings = startup.settings()
     start, end = parse_window(since, until, utc_now())

@@ -30,12 +30,12 @@ def results_table(results: list[StoredResult]) -> Table:
 
 
 def not_passed_table(results: list[StoredResult], check: str, since: datetime) -> Table:
-    table = Table(title=f"{check}: results not passed since {since:%Y-%m-%d %H:%M} UTC")
-    for column in ("checked at", "turn", "agent", "verdict", "reason"):
+    table = Table(title=f"{check}: not passed in turns since {since:%Y-%m-%d %H:%M} UTC")
+    for column in ("turn time", "turn", "agent", "verdict", "reason"):
         table.add_column(column)
     for r in results:
         table.add_row(
-            f"{r.checked_at:%Y-%m-%d %H:%M:%S}",
+            f"{r.turn_created_at:%Y-%m-%d %H:%M:%S}",
             r.turn_id,
             f"{r.agent_id} v{r.agent_version}",
             f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",

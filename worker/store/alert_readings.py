@@ -1,5 +1,6 @@
 """What alerts read of the stored results: a check's latest verdicts, and its hourly
-counts for the trend."""
+counts for the trend. Both are by the turn's ``created_at``: the window and the chart
+beside it count the same turns."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ class WindowCounts:
     errored: int = 0
     not_judged: int = 0
     oldest_at: datetime | None = None
-    """When the oldest of these results was stored: where the failing turns begin."""
+    """The ``created_at`` of the oldest turn among these results: where the failing turns
+    begin, for ``turncheck failures --since`` and the API's ``since``."""
 
     @property
     def total(self) -> int:
@@ -43,20 +45,20 @@ class Readings:
     async def latest_counts(
         self, check: str, agent_id: str, latest: int, not_judged: Sequence[str]
     ) -> WindowCounts:
-        """Verdicts of the check's ``latest`` results, newest by when they were stored,
-        passed ones of both shapes included (``worker/store/latest.py``)."""
+        """Verdicts of the check's ``latest`` results, those of the newest turns by their
+        ``created_at``, passed ones of both shapes included (``worker/store/latest.py``)."""
         r = check_results.c
         full = (
-            select(r.verdict, r.reason, r.checked_at, r.write_id, r.position)
+            select(r.verdict, r.reason, r.turn_created_at, r.write_id, r.position)
             .where(r.check_name == check, r.agent_id == agent_id)
-            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
+            .order_by(r.turn_created_at.desc(), r.write_id.desc(), r.position.desc())
             .limit(latest)
         )
         window: list[tuple[Order, str]] = []
         async with self.database.transaction() as conn:
-            for verdict, reason, checked_at, write_id, position in await conn.execute(full):
+            for verdict, reason, created_at, write_id, position in await conn.execute(full):
                 bucket = "not_judged" if verdict == "errored" and reason in not_judged else verdict
-                window.append(((checked_at, write_id, position), bucket))
+                window.append(((created_at, write_id, position), bucket))
             writes = await passed_writes(
                 conn,
                 check,
@@ -66,8 +68,8 @@ class Readings:
                 columns=(),
             )
             # A write holds one result of a check, and the check has no full row in it:
-            # (checked_at, write) places the result among the full rows.
-            window += [((row["checked_at"], row["id"], 0), "passed") for row in writes]
+            # (turn_created_at, write) places the result among the full rows.
+            window += [((row["turn_created_at"], row["id"], 0), "passed") for row in writes]
         window.sort(reverse=True)
         del window[latest:]
         counts = Counter(bucket for _, bucket in window)
@@ -82,7 +84,8 @@ class Readings:
     async def hourly_counts(
         self, check: str, agent_id: str, since: datetime
     ) -> list[tuple[datetime, int, int]]:
-        """(hour, passed, total) from the rollups, every agent version together."""
+        """(hour of the turns' ``created_at``, passed, total) from the rollups, every agent
+        version together."""
         r = pass_rate_rollups.c
         total = func.sum(r.passed + r.failed + r.errored)
         query = (

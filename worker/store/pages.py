@@ -1,9 +1,12 @@
 """Results a page at a time, newest first, for the HTTP API.
 
-Pages are keyset pages on (checked_at, write_id, position): a page after ``Position``
-holds only results strictly older than it, so results stored while someone pages
-(newer, or the same moment in a later write) never shift a later page, and no result
-is given twice. Passed results come from both shapes (``worker/store/latest.py``).
+Pages are keyset pages on (turn_created_at, write_id, position), the order of
+``worker/store/latest.py``: a page after ``Position`` holds only results strictly older
+than it in that order. Every result stored before the first page is given once, and no
+result twice. A result stored while someone pages lands where its turn's time puts it:
+before the first page for a new turn; for an old turn (a replay), in a page still to
+come, or among those already read, and then it is not given. Passed results come from
+both shapes.
 """
 
 from __future__ import annotations
@@ -23,16 +26,17 @@ from turncheck.worker.store.views import StoredResult
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Where a page ended: its last result's (checked_at, write_id, position)."""
+    """Where a page ended: its last result's (turn_created_at, write_id, position)."""
 
-    checked_at: datetime
+    turn_created_at: datetime
     write_id: int
     position: int
 
 
 @dataclass(frozen=True, slots=True)
 class ResultFilter:
-    """Which results of a check: verdicts, an agent, a window on ``checked_at`` [since, until)."""
+    """Which results of a check: verdicts, an agent, and a window [since, until) on the
+    turn's ``created_at``."""
 
     verdicts: Collection[str]
     agent: str | None = None
@@ -50,33 +54,35 @@ class ResultPages:
         """Up to ``limit`` results, newest first, older than ``after``; and the position to
         ask for next, None when this page is the last."""
         wanted = limit + 1  # one more tells whether another page follows
-        mark = (after.checked_at, after.write_id, after.position) if after else None
+        mark = (after.turn_created_at, after.write_id, after.position) if after else None
         r = check_results.c
         query = (
             select(check_results)
             .where(r.check_name == check, r.verdict.in_(list(where.verdicts)))
-            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
+            .order_by(r.turn_created_at.desc(), r.write_id.desc(), r.position.desc())
             .limit(wanted)
         )
         if where.agent is not None:
             query = query.where(r.agent_id == where.agent)
         if where.since is not None:
-            query = query.where(r.checked_at >= where.since)
+            query = query.where(r.turn_created_at >= where.since)
         if where.until is not None:
-            query = query.where(r.checked_at < where.until)
+            query = query.where(r.turn_created_at < where.until)
         if mark is not None:
             query = query.where(older_than(r, mark))
         async with self.database.transaction() as conn:
             rows = [StoredResult.from_row(row) for row in (await conn.execute(query)).mappings()]
             if "passed" in where.verdicts:
-                not_before = rows[-1].checked_at if len(rows) == wanted else where.since
+                not_before = rows[-1].turn_created_at if len(rows) == wanted else where.since
                 agents = [where.agent] if where.agent else await agents_of(conn, check)
                 for agent in agents:
                     writes = await passed_writes(
                         conn,
                         check,
                         agent,
-                        limit=wanted,
+                        # The write of ``after`` is among those read, and may hold no
+                        # result past it: one write more, or a page would end too soon.
+                        limit=wanted if mark is None else wanted + 1,
                         not_before=not_before,
                         until=where.until,
                         after=mark,
@@ -92,4 +98,4 @@ class ResultPages:
             return rows, None
         rows = rows[:limit]
         last = rows[-1]
-        return rows, Position(last.checked_at, last.write_id, last.position)
+        return rows, Position(last.turn_created_at, last.write_id, last.position)

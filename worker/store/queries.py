@@ -55,19 +55,20 @@ class Queries:
         limit: int,
         until: datetime | None = None,
     ) -> list[StoredResult]:
-        """A check's results that did not pass, newest first: the turns an alert points to.
-        All are full rows: only passed results are ever compact."""
+        """A check's results that did not pass, of turns created in [since, until), newest
+        turn first: the turns an alert points to. All are full rows: only passed results
+        are ever compact."""
         r = check_results.c
         query = (
             select(check_results)
-            .where(r.check_name == check, r.verdict != "passed", r.checked_at >= since)
-            .order_by(r.checked_at.desc(), r.write_id.desc(), r.position.desc())
+            .where(r.check_name == check, r.verdict != "passed", r.turn_created_at >= since)
+            .order_by(r.turn_created_at.desc(), r.write_id.desc(), r.position.desc())
             .limit(limit)
         )
         if agent is not None:
             query = query.where(r.agent_id == agent)
         if until is not None:
-            query = query.where(r.checked_at < until)
+            query = query.where(r.turn_created_at < until)
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [StoredResult.from_row(row) for row in rows]

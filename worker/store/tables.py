@@ -55,8 +55,9 @@ metadata = MetaData()
 # results are written, one ``passed_results`` row: the turn's ids and times, and the
 # checks it passed with nothing more to say, by name, version and position. Every other
 # result (failed, errored, or passed with a reason, score, spans or judge's answers) is a
-# full ``check_results`` row pointing at that write. A result's place in the order of
-# storing is (checked_at, write_id, position), in both shapes.
+# full ``check_results`` row pointing at that write. Readers order results by
+# (turn_created_at, write_id, position), newest first, in both shapes: the newest turns'
+# results, ties on the later write (``worker/store/latest.py``).
 passed_results = Table(
     "passed_results",
     metadata,
@@ -81,8 +82,8 @@ passed_results = Table(
     UniqueConstraint("turn_id", "part", name="uq_passed_results_turn_part"),
     Index("ix_passed_results_person_id", "person_id"),
     Index("ix_passed_results_expires_at", "expires_at"),
-    # Alerts and the API read an agent's latest writes, newest first.
-    Index("ix_passed_results_latest", "agent_id", "checked_at"),
+    # Alerts and the API read an agent's writes of the newest turns first, in this order.
+    Index("ix_passed_results_latest", "agent_id", "turn_created_at", "id"),
 )
 
 check_results = Table(
@@ -113,8 +114,16 @@ check_results = Table(
     UniqueConstraint("turn_id", "check_name", "check_version", name="uq_check_results_turn_check"),
     Index("ix_check_results_person_id", "person_id"),
     Index("ix_check_results_expires_at", "expires_at"),
-    # Alerts read a check's latest results, newest first.
-    Index("ix_check_results_latest", "check_name", "agent_id", "checked_at"),
+    # Alerts, the API and ``failures`` read a check's results of the newest turns first,
+    # in this order.
+    Index(
+        "ix_check_results_latest",
+        "check_name",
+        "agent_id",
+        "turn_created_at",
+        "write_id",
+        "position",
+    ),
 )
 
 pass_rate_rollups = Table(

@@ -15,7 +15,8 @@ _NOT_PRINTED = ("write_id", "position", "thread_id")
 class StoredResult:
     write_id: int
     """The write that stored it (``passed_results.id``); with ``position`` (its place
-    among that write's results) the order results were stored in, and the API's page key."""
+    among that write's results) the order results were stored in, which breaks ties
+    between results of turns created at the same moment."""
     position: int
     turn_id: str
     thread_id: str | None
@@ -65,8 +66,9 @@ class StoredResult:
 
     @property
     def order(self) -> tuple[datetime, int, int]:
-        """Where it sorts among results, oldest first: (checked_at, write_id, position)."""
-        return (self.checked_at, self.write_id, self.position)
+        """Where it sorts among results, oldest first, and the API's page key:
+        (turn_created_at, write_id, position)."""
+        return (self.turn_created_at, self.write_id, self.position)
 
     def as_dict(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__slots__ if name not in _NOT_PRINTED}
