@@ -11,6 +11,10 @@ import typer
 from turncheck.worker.errors import ConfigurationError
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+SinceOption = Annotated[str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")]
+UntilOption = Annotated[
+    str | None, typer.Option(help="Up to: 7d, 12h, 30m, 2w back, or an ISO date.")
+]
 
 SINCE_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from turncheck.worker.cli import exits, startup, tables
-from turncheck.worker.cli.options import JsonOption, parse_window
+from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, parse_window
 from turncheck.worker.clock import utc_now
 from turncheck.worker.store import PassRate, Store, StoredResult
 from turncheck.worker.store.queries import Queries
@@ -38,12 +38,8 @@ def results(
 def pass_rates(
     check: Annotated[str | None, typer.Option(help="Only this check.")] = None,
     agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
-    since: Annotated[
-        str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
-    ] = "7d",
-    until: Annotated[
-        str | None, typer.Option(help="Up to: 7d, 12h, 30m, 2w back, or an ISO date.")
-    ] = None,
+    since: SinceOption = "7d",
+    until: UntilOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show each check's pass rate and its counts.
@@ -72,12 +68,8 @@ def pass_rates(
 def failures(
     check: Annotated[str, typer.Argument(help="The check's name.")],
     agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
-    since: Annotated[
-        str, typer.Option(help="How far back: 7d, 12h, 30m, 2w or an ISO date.")
-    ] = "1d",
-    until: Annotated[
-        str | None, typer.Option(help="Up to: 7d, 12h, 30m, 2w back, or an ISO date.")
-    ] = None,
+    since: SinceOption = "1d",
+    until: UntilOption = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
     as_json: JsonOption = False,
 ) -> None:
