@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,8 +19,10 @@ from turncheck.worker.pipeline.batch import Pipeline, RawMessage
 from turncheck.worker.store import Store
 from turncheck.worker.store.alerts import AlertKey, AlertStore
 
+Scrape = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
-async def scrape(api: httpx.AsyncClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+
+async def scrape(api: httpx.AsyncClient) -> Scrape:
     response = await api.get("/metrics")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
@@ -52,20 +55,10 @@ async def test_counters_count_what_the_pipeline_stored(
     api: httpx.AsyncClient, store: Store, tmp_path: Path
 ) -> None:
     before = await scrape(api)
-    pipeline = Pipeline(
-        checks=check_set(tmp_path, BANNED_WORDS_CHECKS),
-        store=store.writer,
-        dead_letter=_no_dead_letters,
-        clock=lambda: FIXED_NOW,
-        retention=timedelta(days=30),
-    )
+    pipeline = banned_words_pipeline(store, tmp_path)
     messages = [RawMessage(turn_bytes("t-1", "Ask HelpCo.")), RawMessage(turn_bytes("t-2"))]
     await pipeline.handle_batch([*messages, RawMessage(b"{oops")], _commit)
-    after = await scrape(api)
-
-    def grew(name: str, **labels: str) -> float:
-        key = (name, tuple(sorted(labels.items())))
-        return after.get(key, 0.0) - before.get(key, 0.0)
+    grew = growth(before, await scrape(api))
 
     assert grew("turncheck_turns_consumed_total") == 3
     assert grew("turncheck_results_stored_total", verdict="passed") == 3
@@ -78,13 +71,7 @@ async def test_turns_past_retention_on_arrival_are_counted_apart(
 ) -> None:
     """/metrics counts the turns skipped as expired on arrival; they store no result."""
     before = await scrape(api)
-    pipeline = Pipeline(
-        checks=check_set(tmp_path, BANNED_WORDS_CHECKS),
-        store=store.writer,
-        dead_letter=_no_dead_letters,
-        clock=lambda: FIXED_NOW,
-        retention=timedelta(days=30),
-    )
+    pipeline = banned_words_pipeline(store, tmp_path)
     expired = (FIXED_NOW - timedelta(days=31)).isoformat()
     messages = [
         RawMessage(turn_bytes("t-1", "Ask HelpCo.", created_at=expired)),
@@ -92,16 +79,32 @@ async def test_turns_past_retention_on_arrival_are_counted_apart(
         RawMessage(turn_bytes("t-3")),
     ]
     await pipeline.handle_batch(messages, _commit)
-    after = await scrape(api)
-
-    def grew(name: str, **labels: str) -> float:
-        key = (name, tuple(sorted(labels.items())))
-        return after.get(key, 0.0) - before.get(key, 0.0)
+    grew = growth(before, await scrape(api))
 
     assert grew("turncheck_turns_expired_on_arrival_total") == 2
     assert grew("turncheck_turns_consumed_total") == 3
     assert grew("turncheck_results_stored_total", verdict="passed") == 2
     assert grew("turncheck_results_stored_total", verdict="failed") == 0
+
+
+def banned_words_pipeline(store: Store, tmp_path: Path) -> Pipeline:
+    return Pipeline(
+        checks=check_set(tmp_path, BANNED_WORDS_CHECKS),
+        store=store.writer,
+        dead_letter=_no_dead_letters,
+        clock=lambda: FIXED_NOW,
+        retention=timedelta(days=30),
+    )
+
+
+def growth(before: Scrape, after: Scrape) -> Callable[..., float]:
+    """How much a series grew between two scrapes: ``grew(name, label=value, ...)``."""
+
+    def grew(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    return grew
 
 
 async def _no_dead_letters(rejected: object) -> None:
