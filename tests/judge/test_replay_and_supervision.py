@@ -48,6 +48,26 @@ class FailsOnce(ResultWriter):
         return await super().save_judged(turn, result, expires_at, now)
 
 
+def judged_by(
+    provider: FakeProvider, url: str, checks: Path, *, workers: int, deadline_s: float
+) -> Settings:
+    """Settings that judge ``checks`` with the fake provider, ``workers`` at a time."""
+    judges = {
+        "judge-small": {
+            "provider": "openai",
+            "base_url": provider.openai_url,
+            "max_concurrency": workers,
+        }
+    }
+    return Settings(
+        database_url=url,
+        checks=[checks],
+        judges=json.dumps(judges),
+        judge_deadline_s=deadline_s,
+        judge_workers=workers,
+    )
+
+
 async def test_a_judge_worker_that_fails_is_restarted_and_judges_the_next_turns(
     tmp_path: Path, fake_provider: FakeProvider, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -104,20 +124,7 @@ async def test_replay_waits_for_every_judgement_and_settles_abandoned_ones_first
     turns.write_bytes(b"\n".join(turn_bytes(f"t-{i}") for i in range(24)))
     fake_provider.script([Scripted(delay_s=0.3)] * 24)
     fake_provider.responder = lambda request: '{"verdict": "pass", "score": 0.9, "reason": "Kind."}'
-    judges = {
-        "judge-small": {
-            "provider": "openai",
-            "base_url": fake_provider.openai_url,
-            "max_concurrency": 1,
-        }
-    }
-    settings = Settings(
-        database_url=url,
-        checks=[checks],
-        judges=json.dumps(judges),
-        judge_deadline_s=1.0,
-        judge_workers=1,
-    )
+    settings = judged_by(fake_provider, url, checks, workers=1, deadline_s=1.0)
     totals = await replay(plan(settings), str(turns))
     async with store.database.engine.connect() as conn:
         judged = (
@@ -176,20 +183,7 @@ async def test_judge_workers_store_every_judgement_of_a_turn_answered_together(
         return '{"verdict": "pass", "score": 0.9, "reason": "Fine."}'
 
     fake_provider.responder = answer
-    judges = {
-        "judge-small": {
-            "provider": "openai",
-            "base_url": fake_provider.openai_url,
-            "max_concurrency": 4,
-        }
-    }
-    settings = Settings(
-        database_url=postgres_url,
-        checks=[checks],
-        judges=json.dumps(judges),
-        judge_deadline_s=90.0,
-        judge_workers=4,
-    )
+    settings = judged_by(fake_provider, postgres_url, checks, workers=4, deadline_s=90.0)
     totals = await replay(plan(settings), str(turns))
     async with store.database.engine.connect() as conn:
         pending = (await conn.execute(select(func.count()).select_from(judge_pending))).scalar_one()
