@@ -15,6 +15,13 @@ answered, and ``server.max_in_flight`` is the most requests seen at once.
 OpenAI answers carry logprobs (the text split at word boundaries) when the
 request asked for them. Any other path answers 404.
 
+The OpenAI path refuses what the real API refuses, with its real error bodies
+(``openai_error``): for a reasoning model (``REASONING_MODELS``, and their dated or
+suffixed names) ``max_tokens``, a ``temperature`` other than 1 and logprobs; a
+``json_schema`` response format that is not strict-valid; and, with
+``server.json_word_required`` (off by default: the client tests send bare prompts),
+JSON mode when no message holds the word "json".
+
     with FakeProvider() as server:
         server.script(Scripted(status=429, headers={"Retry-After": "0.1"}), Scripted("{}"))
         ...  # point a client at server.openai_url
@@ -59,6 +66,8 @@ class Scripted:
     """None: the number of logprob tokens of the text."""
     logprob: float = -0.125
     """The logprob of every token of an OpenAI answer."""
+    refusal: str | None = None
+    """OpenAI: answer a refusal (``content`` null, ``refusal`` this text) instead of ``text``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +84,91 @@ def split_tokens(text: str) -> list[str]:
     return re.findall(r"\s*\S+|\s+", text)
 
 
+REASONING_MODELS = ("o1", "o3", "o3-mini", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5-nano")
+
+
+def openai_error(
+    request_json: Any, *, json_word_required: bool, reasoning_models: Iterable[str]
+) -> tuple[int, bytes] | None:
+    """The status and body the OpenAI API answers to this chat completion request, if it
+    refuses it; the messages are the real ones (o-series, gpt-5, JSON mode)."""
+    if not isinstance(request_json, dict):
+        return None
+    model = str(request_json.get("model", ""))
+    reasoning = any(model == m or model.startswith(f"{m}-") for m in reasoning_models)
+    if reasoning and "max_tokens" in request_json:
+        return _error(
+            400,
+            "Unsupported parameter: 'max_tokens' is not supported with this model."
+            " Use 'max_completion_tokens' instead.",
+            "max_tokens",
+            "unsupported_parameter",
+        )
+    temperature = request_json.get("temperature", 1)
+    if reasoning and temperature != 1:
+        return _error(
+            400,
+            f"Unsupported value: 'temperature' does not support {temperature} with this model."
+            " Only the default (1) value is supported.",
+            "temperature",
+            "unsupported_value",
+        )
+    if reasoning and ("logprobs" in request_json or "top_logprobs" in request_json):
+        return _error(403, "You are not allowed to request logprobs from this model", None, None)
+    response_format = request_json.get("response_format") or {}
+    if response_format.get("type") == "json_schema":
+        spec = response_format.get("json_schema") or {}
+        schema = spec.get("schema")
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", str(spec.get("name", ""))):
+            return _error(
+                400, "Invalid 'response_format.json_schema.name'.", "response_format", None
+            )
+        if spec.get("strict") and not _strict_valid(schema):
+            return _error(
+                400,
+                f"Invalid schema for response_format '{spec['name']}': In context=(),"
+                " 'additionalProperties' is required to be supplied and to be false.",
+                "response_format",
+                None,
+            )
+    if response_format.get("type") == "json_object" and json_word_required:
+        texts = [str(m.get("content", "")) for m in request_json.get("messages", [])]
+        if not any("json" in text.lower() for text in texts):
+            return _error(
+                400,
+                "'messages' must contain the word 'json' in some form, to use"
+                " 'response_format' of type 'json_object'.",
+                "messages",
+                None,
+            )
+    return None
+
+
+def _error(status: int, message: str, param: str | None, code: str | None) -> tuple[int, bytes]:
+    body = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
+    return status, json.dumps({"error": body}).encode()
+
+
+def _strict_valid(schema: Any) -> bool:
+    """Strict structured output: every object lists all its keys as required, allows no other."""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("type") != "object":
+        return True
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or schema.get("additionalProperties") is not False:
+        return False
+    if sorted(schema.get("required", [])) != sorted(properties):
+        return False
+    return all(_strict_valid(p) for p in properties.values())
+
+
 class FakeProvider:
     def __init__(self) -> None:
         self.responder: Responder = lambda request_json: DEFAULT_REPLY
+        self.json_word_required = False
+        self.reasoning_models: tuple[str, ...] = REASONING_MODELS
+        """Model names (and their ``-suffixed`` variants) served as reasoning models."""
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._queue: deque[Scripted] = deque()
@@ -156,8 +247,18 @@ class FakeProvider:
             # A closing server wakes the wait; the client is gone or going, so send nothing.
             if self._stopping.wait(answer.delay_s):
                 return
-            text = answer.text if answer.text is not None else self.responder(request_json)
-            status, body = _shape(handler.path, answer, text, request_json)
+            refused = None
+            if handler.path == "/v1/chat/completions":
+                refused = openai_error(
+                    request_json,
+                    json_word_required=self.json_word_required,
+                    reasoning_models=self.reasoning_models,
+                )
+            if refused is not None:
+                status, body = refused
+            else:
+                text = answer.text if answer.text is not None else self.responder(request_json)
+                status, body = _shape(handler.path, answer, text, request_json)
         finally:
             with self._lock:
                 self._in_flight -= 1
@@ -179,8 +280,12 @@ def _shape(path: str, answer: Scripted, text: str, request_json: Any) -> tuple[i
     if answer.status != 200:
         return answer.status, json.dumps({"error": {"message": "scripted"}}).encode()
     if path == "/v1/chat/completions":
-        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": text}}
-        if isinstance(request_json, dict) and request_json.get("logprobs"):
+        message = {"role": "assistant", "content": text, "refusal": None}
+        if answer.refusal is not None:
+            message = {"role": "assistant", "content": None, "refusal": answer.refusal}
+        choice: dict[str, Any] = {"index": 0, "message": message}
+        asked = isinstance(request_json, dict) and request_json.get("logprobs")
+        if asked and answer.refusal is None:
             content = [{"token": t, "logprob": answer.logprob, "top_logprobs": []} for t in tokens]
             choice["logprobs"] = {"content": content}
         usage = {"prompt_tokens": answer.input_tokens, "completion_tokens": output_tokens}

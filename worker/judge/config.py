@@ -7,13 +7,21 @@ Ollama, llama.cpp, gateways; ``anthropic`` for the Messages API), its base URL,
 the environment variable that holds its key (read when a request is made,
 never logged), a per-request timeout and how many requests may be in flight.
 
+An ``openai`` endpoint decides by the model's name whether it is a reasoning
+model (``is_reasoning_model``: o-series, gpt-5), which takes other parameters;
+``reasoning`` overrides that, ``structured_output`` whether the reply's JSON schema
+is sent in place of JSON mode (``openai_api.py``).
+
 ``require_judges`` refuses, at start, judged checks no configured judge could ever
-decide; which judge a turn's own model needs is only known per turn (``plan.py``).
+decide, and a check's own template that never says JSON when a judge it may be
+sent to is in JSON mode (the OpenAI API refuses every such request); which judge a
+turn's own model needs is only known per turn (``plan.py``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
@@ -22,7 +30,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from turncheck.worker.checks import CheckSet
-from turncheck.worker.errors import ConfigurationError, JudgeConfigError
+from turncheck.worker.errors import CheckDefinitionError, ConfigurationError, JudgeConfigError
 
 
 class JudgeEndpoint(BaseModel):
@@ -41,6 +49,52 @@ class JudgeEndpoint(BaseModel):
     deadline_s: float = Field(
         default=120.0, gt=0, description="How long one result may take, retries included."
     )
+    reasoning: bool | None = Field(
+        default=None,
+        strict=True,
+        description="openai: a reasoning model (o-series, gpt-5), which takes "
+        "max_completion_tokens and no sampling or logprob parameters; none: by the model's name.",
+    )
+    structured_output: bool | None = Field(
+        default=None,
+        strict=True,
+        description="openai: ask for the reply's JSON schema (response_format json_schema) "
+        "rather than JSON mode; none: for reasoning models only.",
+    )
+    reasoning_tokens: int = Field(
+        default=4000,
+        ge=0,
+        le=100_000,
+        description="openai, reasoning models: tokens the model may think on top of its reply.",
+    )
+
+    def is_reasoning(self, name: str) -> bool:
+        """Whether requests to this endpoint, configured as ``name``, are for a reasoning model."""
+        if self.reasoning is not None:
+            return self.reasoning
+        return is_reasoning_model(self.model or name)
+
+    def uses_structured_output(self, name: str) -> bool:
+        """Whether the reply's JSON schema is sent (else JSON mode); openai only."""
+        if self.structured_output is not None:
+            return self.structured_output
+        return self.is_reasoning(name)
+
+    def json_mode(self, name: str) -> bool:
+        """Whether requests carry ``response_format: json_object``, for which the OpenAI API
+        requires the word JSON in the messages."""
+        return self.provider == "openai" and not self.uses_structured_output(name)
+
+
+# OpenAI's reasoning models: o1, o3, o3-mini, o4-mini, o1-pro, gpt-5, gpt-5-mini, gpt-5.1, ...
+# A gateway's "openai/o3-mini" is the same model. Other names (Azure deployments, local
+# servers) are not guessed at: the endpoint's ``reasoning`` says so.
+_REASONING_NAME = re.compile(r"(?:o[1-9](?![0-9])|gpt-5(?![0-9]))[\w.:-]*", re.IGNORECASE)
+
+
+def is_reasoning_model(model: str) -> bool:
+    """Whether ``model`` names an OpenAI reasoning model, by its name alone."""
+    return _REASONING_NAME.fullmatch(model.rsplit("/", 1)[-1]) is not None
 
 
 JudgeMap = dict[Annotated[str, Field(min_length=1)], JudgeEndpoint]
@@ -52,20 +106,38 @@ def load_judges(value: str | None) -> dict[str, JudgeEndpoint]:
         return {}
     text = value.strip()
     source = "TURNCHECK_JUDGES"
+    root: yaml.Node | None = None
     try:
         if text.startswith("{"):
             data = json.loads(text)
         else:
             source = text
-            data = yaml.safe_load(Path(text).read_text(encoding="utf-8"))
+            content = Path(text).read_text(encoding="utf-8")
+            data = yaml.safe_load(content)
+            root = yaml.compose(content, Loader=yaml.SafeLoader)
     except (OSError, ValueError, yaml.YAMLError) as exc:
         raise JudgeConfigError(f"{source}: cannot read judges: {exc}") from None
     try:
         return TypeAdapter(JudgeMap).validate_python(data or {})
     except ValidationError as exc:
         error = exc.errors()[0]
+        line = _line_of(root, error["loc"])
         where = ".".join(str(part) for part in error["loc"])
-        raise JudgeConfigError(f"{source}: {where}: {error['msg']}") from None
+        at = f"{source}:{line}" if line is not None else source
+        raise JudgeConfigError(f"{at}: {where}: {error['msg']}") from None
+
+
+def _line_of(root: yaml.Node | None, loc: tuple[str | int, ...]) -> int | None:
+    """The line of the deepest key along ``loc`` in a judges file (mappings only)."""
+    node, line = root, None
+    for key in loc:
+        if not isinstance(node, yaml.MappingNode):
+            break
+        found = next(((k, v) for k, v in node.value if k.value == key), None)
+        if found is None:
+            break
+        line, node = found[0].start_mark.line + 1, found[1]
+    return line
 
 
 def require_judges(checks: CheckSet, judges: Mapping[str, JudgeEndpoint]) -> None:
@@ -73,8 +145,15 @@ def require_judges(checks: CheckSet, judges: Mapping[str, JudgeEndpoint]) -> Non
     judge is configured, and one naming a ``judge_model`` the judges do not define.
 
     A check that asks the turn's own model is left to each turn (``errored`` when no
-    judge serves that model), since only the turn names it.
+    judge serves that model), since only the turn names it. Also refuses a check's own
+    template that never says JSON when a judge it may be sent to (its ``judge_model``;
+    for the turn's own model, any judge) is in JSON mode.
     """
+    _require_unreachable_judges(checks, judges)
+    _require_json_templates(checks, judges)
+
+
+def _require_unreachable_judges(checks: CheckSet, judges: Mapping[str, JudgeEndpoint]) -> None:
     unreachable = [
         (agent, check)
         for agent, judged in sorted(checks.judged_by_agent.items())
@@ -95,3 +174,23 @@ def require_judges(checks: CheckSet, judges: Mapping[str, JudgeEndpoint]) -> Non
         f"{check.judge_model!r}, which TURNCHECK_JUDGES does not define "
         f"(it defines {', '.join(sorted(judges))})"
     )
+
+
+def _require_json_templates(checks: CheckSet, judges: Mapping[str, JudgeEndpoint]) -> None:
+    for judged in checks.judged_by_agent.values():
+        for check in judged:
+            prompt = check.prompt
+            if not prompt.overridden or prompt.mentions_json:
+                continue
+            names = [check.judge_model] if check.judge_model is not None else sorted(judges)
+            in_json_mode = [name for name in names if judges[name].json_mode(name)]
+            if in_json_mode:
+                raise CheckDefinitionError(
+                    prompt.source,
+                    prompt.system_line,
+                    check.name,
+                    "template",
+                    f"the prompt never says JSON, and judge {in_json_mode[0]!r} is in JSON "
+                    "mode, where the OpenAI API refuses such a request; ask for the JSON "
+                    "reply in the template, or set structured_output: true for that judge",
+                )

@@ -14,7 +14,8 @@ Contract of ``HttpJudgeClient.complete``:
   usual cause; a second one means the endpoint does not speak the provider's
   format). When the next wait would pass the deadline: ``JudgeUnavailable``;
 * ``JudgeRejected`` at once, without retry: an unknown model, a missing key
-  variable, a URL or header httpx cannot send, any other non-2xx status.
+  variable, a URL or header httpx cannot send, any other non-2xx status, a
+  judge that refused to answer.
 
 Every httpx exception is translated here. Logs name the model, status codes and
 attempt counts, never bodies, prompts or keys. Proxy variables are not read
@@ -38,7 +39,7 @@ import httpx
 from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
 from turncheck.worker.judge import anthropic_api, openai_api
 from turncheck.worker.judge.config import JudgeEndpoint
-from turncheck.worker.judge.types import JudgeReply, JudgeRequest
+from turncheck.worker.judge.types import REFUSED_REASON, JudgeRefusal, JudgeReply, JudgeRequest
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class _Provider(Protocol):
         self, name: str, endpoint: JudgeEndpoint, judge_request: JudgeRequest, key: str | None
     ) -> tuple[str, dict[str, str], dict[str, Any]]: ...
 
-    def parse(self, body: bytes) -> JudgeReply | None: ...
+    def parse(self, body: bytes) -> JudgeReply | JudgeRefusal | None: ...
 
 
 _PROVIDERS: dict[str, _Provider] = {"openai": openai_api, "anthropic": anthropic_api}
@@ -196,6 +197,8 @@ class HttpJudgeClient:
         status = response.status_code
         if 200 <= status < 300:
             reply = provider.parse(response.content)
+            if isinstance(reply, JudgeRefusal):
+                raise JudgeRejected(REFUSED_REASON)  # an answer: asking again pays again
             return reply if reply is not None else _Failure("malformed response", malformed=True)
         if status in RETRYABLE_STATUSES or status >= 500:
             return _Failure(f"HTTP {status}", _retry_after_s(response.headers.get("retry-after")))

@@ -8,7 +8,7 @@ template file, once. Asking the judge is the caller's part (``JudgeClient``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from turncheck.worker.judge.replies import (
     JudgedDecision,
     RubricAnswer,
     RubricForm,
+    judge_schema,
     read_judge,
     read_rubric,
 )
@@ -42,6 +43,8 @@ class CompiledJudged(IdentifiedCheck):
     prompt: Prompt = field(repr=False, compare=False)
     read: Callable[[JudgeReply], JudgedDecision] = field(repr=False, compare=False)
     max_tokens: int = JUDGE_MAX_TOKENS
+    reply_schema: Mapping[str, object] | None = field(default=None, repr=False, compare=False)
+    """The JSON schema ``read`` accepts, for judges that take structured output."""
 
     def request(self, turn: Turn, model: str) -> JudgeRequest:
         """What to ask ``model`` about ``turn``; the same turn gives the same request.
@@ -51,7 +54,12 @@ class CompiledJudged(IdentifiedCheck):
         """
         system, user = self.prompt.render(turn)
         return JudgeRequest(
-            model=model, system=system, user=user, want_logprobs=True, max_tokens=self.max_tokens
+            model=model,
+            system=system,
+            user=user,
+            want_logprobs=True,
+            max_tokens=self.max_tokens,
+            reply_schema=self.reply_schema,
         )
 
     def decide(self, reply: JudgeReply) -> JudgedDecision:
@@ -70,10 +78,11 @@ def compile_judged(
     read: Callable[[JudgeReply], JudgedDecision]
     if isinstance(definition, JudgeCheck):
         prompt = judge_prompt(definition, base_dir)
-        read, max_tokens = read_judge, JUDGE_MAX_TOKENS
+        read, max_tokens, schema = read_judge, JUDGE_MAX_TOKENS, judge_schema()
     else:
         prompt = rubric_prompt(definition, base_dir)
-        read = functools.partial(read_rubric, RubricForm.of(definition))
+        form = RubricForm.of(definition)
+        read, schema = functools.partial(read_rubric, form), form.schema()
         max_tokens = RUBRIC_BASE_TOKENS + RUBRIC_TOKENS_PER_QUESTION * len(definition.questions)
     return CompiledJudged(
         id=CheckId(definition.name, version, definition.kind, definition.stage, definition.mode),
@@ -83,4 +92,5 @@ def compile_judged(
         prompt=prompt,
         read=read,
         max_tokens=max_tokens,
+        reply_schema=schema,
     )

@@ -1,8 +1,16 @@
 """The OpenAI-compatible chat-completions wire format (OpenAI, vLLM, Ollama, llama.cpp, gateways).
 
 Pure functions, no I/O: ``request`` builds what to POST, ``parse`` reads a 2xx
-body. ``parse`` returns None when the body is not a chat completion, and the
-caller decides what that means; it never raises on foreign input.
+body. ``parse`` returns None when the body is not a chat completion and
+``JudgeRefusal`` when the model declined (``content`` null, ``refusal`` set), and
+the caller decides what that means; it never raises on foreign input.
+
+A reasoning model (o-series, gpt-5; ``JudgeEndpoint.is_reasoning``) answers 400 to
+``max_tokens``, to a ``temperature`` other than 1 and to logprobs: it is sent
+``max_completion_tokens`` (the reply plus the endpoint's ``reasoning_tokens``, since
+its thinking counts against the cap) and no sampling or logprob parameters. With
+structured output the reply's JSON schema is sent (``json_schema``, strict); else
+JSON mode (``json_object``), which needs the word JSON in the messages.
 """
 
 from __future__ import annotations
@@ -12,7 +20,15 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from turncheck.worker.judge.config import JudgeEndpoint
-from turncheck.worker.judge.types import JudgeReply, JudgeRequest, TokenLogprob, Usage
+from turncheck.worker.judge.types import (
+    JudgeRefusal,
+    JudgeReply,
+    JudgeRequest,
+    TokenLogprob,
+    Usage,
+)
+
+SCHEMA_NAME = "judge_reply"
 
 
 def request(
@@ -26,13 +42,23 @@ def request(
             {"role": "system", "content": judge_request.system},
             {"role": "user", "content": judge_request.user},
         ],
-        "max_tokens": judge_request.max_tokens,
-        "temperature": 0,
-        "response_format": {"type": "json_object"},
     }
-    if judge_request.want_logprobs:
-        body["logprobs"] = True
-        body["top_logprobs"] = 1
+    if endpoint.is_reasoning(name):
+        body["max_completion_tokens"] = judge_request.max_tokens + endpoint.reasoning_tokens
+    else:
+        body["max_tokens"] = judge_request.max_tokens
+        body["temperature"] = 0
+        if judge_request.want_logprobs:
+            body["logprobs"] = True
+            body["top_logprobs"] = 1
+    schema = judge_request.reply_schema
+    if endpoint.uses_structured_output(name) and schema is not None:
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": dict(schema)},
+        }
+    else:
+        body["response_format"] = {"type": "json_object"}
     return f"{endpoint.base_url.rstrip('/')}/chat/completions", headers, body
 
 
@@ -46,7 +72,8 @@ class _Logprobs(BaseModel):
 
 
 class _Message(BaseModel):
-    content: str
+    content: str | None = None
+    refusal: str | None = None
 
 
 class _Choice(BaseModel):
@@ -65,8 +92,9 @@ class _Completion(BaseModel):
     usage: _Usage | None = None
 
 
-def parse(body: bytes) -> JudgeReply | None:
-    """The reply of ``choices[0]``, or None if ``body`` is not a chat completion.
+def parse(body: bytes) -> JudgeReply | JudgeRefusal | None:
+    """The reply of ``choices[0]``, ``JudgeRefusal`` if the model declined, or None if
+    ``body`` is not a chat completion.
 
     Logprob offsets are cumulative character offsets of the tokens into the
     reply text; logprobs are None when the server returned none.
@@ -78,6 +106,9 @@ def parse(body: bytes) -> JudgeReply | None:
     if not completion.choices:
         return None
     choice = completion.choices[0]
+    if choice.message.content is None:
+        # A refusal is the model's answer, not a body cut short: asking again pays again.
+        return JudgeRefusal() if choice.message.refusal else None
     usage = completion.usage or _Usage()
     logprobs: tuple[TokenLogprob, ...] | None = None
     if choice.logprobs is not None and choice.logprobs.content is not None:

@@ -8,7 +8,9 @@ A template defines two blocks, ``system`` and ``user``. ``system`` holds only
 what the check's author wrote (rule, questions, reply format); ``user`` holds
 the turn's texts. A template that cannot be read, parsed or rendered is refused
 when the check is compiled: ``PromptError``, which the check loader turns into a
-``CheckDefinitionError``.
+``CheckDefinitionError``. Whether an overridden template mentions JSON is noted
+(``Prompt.mentions_json``): OpenAI's JSON mode refuses messages without the word,
+which ``judge.config.require_judges`` checks against the judges it may be sent to.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import jinja2
 import msgspec
+from jinja2 import nodes
 
 from turncheck.schemas.judged import Criterion, JudgeCheck, RubricCheck
 from turncheck.worker.errors import PromptError
@@ -120,6 +123,12 @@ class Prompt:
     source: str
     fixed: Mapping[str, object]
     view: Callable[[Turn], dict[str, object]]
+    overridden: bool = False
+    """The check's own template, not a shipped one."""
+    mentions_json: bool = True
+    """Every rendered prompt holds the word JSON (any case), as OpenAI's JSON mode requires."""
+    system_line: int | None = None
+    """The line of ``{% block system %}`` in an overridden template."""
 
     def render(self, turn: Turn) -> tuple[str, str]:
         """Raises ``PromptError`` naming the template and the error's type, not the text."""
@@ -178,10 +187,12 @@ def _compile(
     view: Callable[[Turn], dict[str, object]],
 ) -> Prompt:
     env = environment()
+    system_line: int | None = None
     if definition.template is None:
         source, template = shipped, env.get_template(shipped)
     else:
-        source, template = _load_override(env, definition, base_dir)
+        source, template, text = _load_override(env, definition, base_dir)
+        system_line = _block_line(env, text, "system")
     prompt = Prompt(template, source, fixed, view)
 
     def refuse(line: int | None, message: str) -> PromptError:
@@ -191,18 +202,29 @@ def _compile(
     missing = [b for b in BLOCKS if b not in template.blocks]
     if missing:
         raise refuse(None, f"the template must define the blocks {BLOCKS}; missing {missing}")
+    mentions_json = True
     for turn in _probe_turns():
         try:
-            prompt.parts(turn)
+            system, user = prompt.parts(turn)
         except Exception as exc:  # a template may raise anything; refuse it now, not per turn
             detail = f"{type(exc).__name__}: {exc}"
             raise refuse(getattr(exc, "lineno", None), f"cannot render: {detail}") from None
-    return prompt
+        # The probe turns hold no "json", so the word can only come from the template.
+        mentions_json = mentions_json and "json" in f"{system}\n{user}".lower()
+    return Prompt(
+        template,
+        source,
+        fixed,
+        view,
+        overridden=definition.template is not None,
+        mentions_json=mentions_json,
+        system_line=system_line,
+    )
 
 
 def _load_override(
     env: jinja2.Environment, definition: JudgeCheck | RubricCheck, base_dir: Path | None
-) -> tuple[str, jinja2.Template]:
+) -> tuple[str, jinja2.Template, str]:
     assert definition.template is not None
     path = Path(definition.template)
     if not path.is_absolute():
@@ -212,9 +234,17 @@ def _load_override(
     except (OSError, UnicodeDecodeError) as exc:
         raise PromptError(f"{path}: cannot read the template: {exc}") from None
     try:
-        return str(path), env.from_string(text)
+        return str(path), env.from_string(text), text
     except jinja2.TemplateSyntaxError as exc:
         raise PromptError(f"{path}:{exc.lineno}: not a valid template: {exc.message}") from None
+
+
+def _block_line(env: jinja2.Environment, text: str, name: str) -> int | None:
+    """The line a template's block ``name`` starts on; the text has parsed already."""
+    for block in env.parse(text).find_all(nodes.Block):
+        if block.name == name:
+            return int(block.lineno)
+    return None
 
 
 @functools.cache

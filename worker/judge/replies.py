@@ -53,6 +53,14 @@ class RubricForm:
     passing: frozenset[str]
     verdict_is_scale: bool
 
+    def schema(self) -> dict[str, object]:
+        """The JSON schema of a rubric reply, for structured output."""
+        answers = {
+            question: {"type": "string", "enum": list(allowed)}
+            for question, allowed in self.allowed.items()
+        }
+        return _object_schema({"answers": _object_schema(answers), "reason": {"type": "string"}})
+
     @classmethod
     def of(cls, definition: RubricCheck) -> RubricForm:
         by_id = {q.id: q for q in definition.questions}
@@ -62,6 +70,28 @@ class RubricForm:
             passing=frozenset(definition.verdict.passing),
             verdict_is_scale=by_id[definition.verdict.question].type == "scale",
         )
+
+
+def judge_schema() -> dict[str, object]:
+    """The JSON schema of a judge reply, for structured output. The score's range is checked
+    on reading: strict schemas do not bound numbers everywhere."""
+    return _object_schema(
+        {
+            "verdict": {"type": "string", "enum": list(VERDICTS)},
+            "score": {"type": "number"},
+            "reason": {"type": "string"},
+        }
+    )
+
+
+def _object_schema(properties: Mapping[str, object]) -> dict[str, object]:
+    # Strict structured output wants every key required and no other allowed.
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 def read_judge(reply: JudgeReply) -> JudgedDecision:

@@ -6,6 +6,7 @@ to store: it names what went wrong, never text of the turn, the prompt or the re
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -36,6 +37,8 @@ class JudgeRequest:
     user: str
     want_logprobs: bool = False
     max_tokens: int = 400
+    reply_schema: Mapping[str, object] | None = None
+    """The JSON schema of the asked reply, sent where the endpoint takes structured output."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,15 @@ class JudgeReply:
     usage: Usage
     logprobs: tuple[TokenLogprob, ...] | None = None
     """Per-token log-probabilities where the provider returns them; else None."""
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeRefusal:
+    """The judge declined to answer (OpenAI's ``message.refusal``). Its words are not kept:
+    they may quote the turn."""
+
+
+REFUSED_REASON = "The judge refused to judge this turn."
 
 
 class JudgeClient(Protocol):
