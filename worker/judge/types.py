@@ -7,7 +7,7 @@ to store: it names what went wrong, never text of the turn, the prompt or the re
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -37,7 +37,8 @@ class JudgeRequest:
     user: str
     want_logprobs: bool = False
     max_tokens: int = 400
-    reply_schema: Mapping[str, object] | None = None
+    # The check's own schema, shared by its requests; a dict, so left out of eq and hash.
+    reply_schema: Mapping[str, object] | None = field(default=None, compare=False)
     """The JSON schema of the asked reply, sent where the endpoint takes structured output."""
 
 
