@@ -330,3 +330,10 @@ async def test_client_reopens_after_aclose(fake_provider: FakeProvider) -> None:
     await client.aclose()
     await client.aclose()
     assert len(fake_provider.requests) == 2
+
+
+def test_the_backoff_after_any_number_of_attempts_stays_under_its_ceiling() -> None:
+    """Doubling never overflows: attempt 10,000 waits at most ``max_backoff_s``."""
+    retry = JudgeRetry(first_backoff_s=0.5, max_backoff_s=8.0)
+    for attempt in (1, 2, 5, 1024, 1025, 10_000, 10**9):
+        assert 0.25 <= retry.backoff_s(attempt) <= 8.0

@@ -39,6 +39,7 @@ from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
 from turncheck.worker.judge import anthropic_api, openai_api
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.types import JudgeReply, JudgeRequest
+from turncheck.worker.runtime.backoff import doubled_s
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +55,9 @@ class JudgeRetry:
     malformed_retries: int = 1
 
     def backoff_s(self, attempt: int) -> float:
-        """The wait after failed attempt ``attempt`` (1-based): half fixed, half random."""
-        ceiling = min(self.max_backoff_s, self.first_backoff_s * 2.0 ** (attempt - 1))
+        """The wait after failed attempt ``attempt`` (1-based): half fixed, half random;
+        at most ``max_backoff_s`` for any ``attempt``."""
+        ceiling = doubled_s(self.first_backoff_s, self.max_backoff_s, attempt)
         # Jitter spreads the retries of many workers hit by the same outage.
         return ceiling * (0.5 + random.random() / 2)
 
