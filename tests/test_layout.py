@@ -111,6 +111,7 @@ def test_every_policy_takes_its_defaults_from_the_settings() -> None:
     from turncheck.alerts.delivery import Timing
     from turncheck.alerts.policy import AlertPolicy
     from turncheck.alerts.setup import thresholds
+    from turncheck.worker.judge.http import JudgeRetry
     from turncheck.worker.outbox.publisher import OutboxPolicy
     from turncheck.worker.pipeline.save import StoreRetry
     from turncheck.worker.settings import DEFAULTS
@@ -120,4 +121,5 @@ def test_every_policy_takes_its_defaults_from_the_settings() -> None:
     assert StoreRetry.of(DEFAULTS) == StoreRetry()
     assert WebhookPolicy.of(DEFAULTS) == WebhookPolicy()
     assert Timing.of(DEFAULTS) == Timing()
+    assert JudgeRetry.of(DEFAULTS) == JudgeRetry()
     assert replace(thresholds(DEFAULTS), channels=AlertPolicy().channels) == AlertPolicy()

@@ -31,7 +31,7 @@ from turncheck.alerts.setup import describe as describe_alerts
 from turncheck.worker.checks import CheckSet, load_checks
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.judge.config import load_judges, require_judges
-from turncheck.worker.judge.http import HttpJudgeClient
+from turncheck.worker.judge.http import HttpJudgeClient, JudgeRetry
 from turncheck.worker.judge.runner import JudgeRunner
 from turncheck.worker.kafka.dead_letter import KafkaDeadLetter
 from turncheck.worker.kafka.erasures import subscribe_erasures
@@ -81,7 +81,7 @@ def plan(settings: Settings, checks: CheckSet | None = None) -> Parts:
     checks = checks if checks is not None else load_checks(settings.checks)
     judges = load_judges(settings.judges)
     require_judges(checks, judges)
-    judge = HttpJudgeClient(judges, process_environment())
+    judge = HttpJudgeClient(judges, process_environment(), retry=JudgeRetry.of(settings))
     alerts = alert_setup(settings, checks)
     webhooks = tuple(webhook_endpoints(settings))
     if settings.api_in_run:

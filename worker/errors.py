@@ -18,7 +18,9 @@
     │                               serialization failure: rolled back and tried again the same way
     ├── JudgeError              the judge gave no usable answer: the result is errored
     │   ├── JudgeUnavailable        timeouts, connection errors, 5xx, 429 past the deadline
-    │   └── JudgeRejected           4xx other than 429: the request itself is wrong
+    │   │                           or the attempts
+    │   └── JudgeRejected           asking again would be refused again: 4xx other than 408
+    │                               and 429, a quota or spend limit only a person lifts
     └── DeliveryFailed          Slack or the mail server did not take an alert: it stays
                                 pending and is tried again, with backoff, until its day ends
 

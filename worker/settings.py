@@ -99,6 +99,25 @@ class Settings(BaseSettings):
     judge_deadline_s: float = Field(
         default=120.0, gt=0, description="How long one judgement may take, retries included."
     )
+    judge_attempts: int = Field(
+        default=8,
+        ge=1,
+        le=100,
+        description="Requests one judgement may make, the first included; then it is errored.",
+    )
+    judge_retry_min_s: float = Field(
+        default=0.25,
+        gt=0,
+        description="Shortest wait between two requests of one judgement, whatever the "
+        "judge's Retry-After says (a Retry-After of 0 included).",
+    )
+    judge_retry_first_s: float = Field(
+        default=0.5,
+        gt=0,
+        description="Wait after a judge's first failure that gave no Retry-After; it doubles "
+        "up to judge_retry_max_s, with jitter.",
+    )
+    judge_retry_max_s: float = Field(default=8.0, gt=0)
     log_format: Literal["text", "json"] = Field(
         default="text", description="`json`: every log line is one JSON object."
     )

@@ -13,6 +13,16 @@ from typing import Any
 import pytest
 
 from tests.judge.fake_provider import FakeProvider, Scripted
+from tests.judge.provider_bodies import (
+    ANTHROPIC_CREDIT_TOO_LOW,
+    ANTHROPIC_OVERLOADED,
+    ANTHROPIC_RATE_LIMIT,
+    ANTHROPIC_SPEND_LIMIT,
+    MESSAGE_WORDS,
+    OPENAI_PROJECT_SPEND_LIMIT,
+    OPENAI_QUOTA,
+    OPENAI_RATE_LIMIT,
+)
 from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.http import HttpJudgeClient, JudgeRetry, _retry_after_s
@@ -20,14 +30,16 @@ from turncheck.worker.judge.types import JudgeRequest
 
 KEY = "sk-test-do-not-leak-4242"
 ENVIRON = {"JUDGE_KEY": KEY}
-FAST = JudgeRetry(first_backoff_s=0.02, max_backoff_s=0.1)
+FAST = JudgeRetry(min_wait_s=0.01, first_backoff_s=0.02, max_backoff_s=0.1)
 
 
-def client_for(server: FakeProvider, provider: str = "openai", **options: Any) -> HttpJudgeClient:
+def client_for(
+    server: FakeProvider, provider: str = "openai", retry: JudgeRetry = FAST, **options: Any
+) -> HttpJudgeClient:
     """A client with one judge, ``judge``, on the fake provider."""
     url = server.openai_url if provider == "openai" else server.anthropic_url
     endpoint = JudgeEndpoint.model_validate({"provider": provider, "base_url": url, **options})
-    return HttpJudgeClient({"judge": endpoint}, ENVIRON, retry=FAST)
+    return HttpJudgeClient({"judge": endpoint}, ENVIRON, retry=retry)
 
 
 def ask(*, logprobs: bool = False, model: str = "judge") -> JudgeRequest:
@@ -133,16 +145,16 @@ async def test_anthropic_reply_joins_its_text_blocks(fake_provider: FakeProvider
 
 async def test_429_waits_for_retry_after_then_succeeds(fake_provider: FakeProvider) -> None:
     """Retry-After in seconds is waited out before the next attempt."""
-    fake_provider.script(Scripted(status=429, headers={"Retry-After": "0.3"}), Scripted("{}"))
+    fake_provider.script(Scripted(status=429, headers={"Retry-After": "1"}), Scripted("{}"))
     async with client_for(fake_provider) as client:
         started = time.monotonic()
         reply = await client.complete(ask(), deadline_s=30)
         waited = time.monotonic() - started
     assert reply.text == "{}"
     assert len(fake_provider.requests) == 2
-    # At least the 0.3 s asked, not the 0.02 s backoff of its own; the upper bound is
+    # At least the 1 s asked, not the 0.02 s backoff of its own; the upper bound is
     # only far short of the deadline, as a loaded machine may be slow to answer.
-    assert 0.3 <= waited < 10
+    assert 1 <= waited < 10
 
 
 async def test_429_whose_retry_after_passes_the_deadline_fails_at_once(
@@ -205,7 +217,7 @@ async def test_slow_answer_past_the_deadline_is_unavailable(
     assert caught.value.reason == "The judge did not answer before the deadline (last: timeout)."
 
 
-async def test_connection_refused_is_retried_until_the_deadline() -> None:
+async def test_connection_refused_is_retried_until_the_attempts_or_the_deadline_run_out() -> None:
     """Nobody listening is a connection error: retried, then JudgeUnavailable."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -330,3 +342,114 @@ async def test_client_reopens_after_aclose(fake_provider: FakeProvider) -> None:
     await client.aclose()
     await client.aclose()
     assert len(fake_provider.requests) == 2
+
+
+@pytest.mark.parametrize(
+    ("provider", "status", "body", "said"),
+    [
+        ("openai", 429, OPENAI_RATE_LIMIT, "HTTP 429 rate_limit_exceeded"),
+        ("anthropic", 429, ANTHROPIC_RATE_LIMIT, "HTTP 429 rate_limit_error"),
+        ("anthropic", 529, ANTHROPIC_OVERLOADED, "HTTP 529 overloaded_error"),
+    ],
+)
+async def test_a_judge_asking_to_retry_at_once_forever_is_asked_only_the_attempts(
+    fake_provider: FakeProvider,
+    caplog: pytest.LogCaptureFixture,
+    provider: str,
+    status: int,
+    body: bytes,
+    said: str,
+) -> None:
+    """Every answer a rate limit or an overload with ``Retry-After: 0``: ``attempts``
+    requests, one log line each, then JudgeUnavailable naming the status and error type."""
+    caplog.set_level(logging.DEBUG, logger="turncheck")
+    fake_provider.script([Scripted(status=status, headers={"Retry-After": "0"}, body=body)] * 1000)
+    retry = JudgeRetry(attempts=5, min_wait_s=0.01)
+    async with client_for(fake_provider, provider, retry=retry) as client:
+        with pytest.raises(JudgeUnavailable) as caught:
+            await client.complete(ask(), deadline_s=20)
+    assert len(fake_provider.requests) == 5
+    assert caught.value.reason == f"The judge did not answer in 5 attempts (last: {said})."
+    assert len([r for r in caplog.records if r.name.startswith("turncheck")]) == 5
+    for words in MESSAGE_WORDS:
+        assert words not in caplog.text
+
+
+async def test_retry_after_0_still_waits_the_floor(fake_provider: FakeProvider) -> None:
+    """A judge asking to be asked again at once still gets ``min_wait_s`` between requests."""
+    limited = Scripted(status=429, headers={"Retry-After": "0"}, body=OPENAI_RATE_LIMIT)
+    fake_provider.script(limited, limited, Scripted("{}"))
+    async with client_for(fake_provider, retry=JudgeRetry(min_wait_s=0.3)) as client:
+        started = time.monotonic()
+        reply = await client.complete(ask(), deadline_s=30)
+        waited = time.monotonic() - started
+    assert (reply.text, len(fake_provider.requests)) == ("{}", 3)
+    assert waited >= 0.6  # two floors; a loaded machine only adds to it
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "code"),
+    [
+        ("openai", OPENAI_QUOTA, "insufficient_quota"),
+        ("openai", OPENAI_PROJECT_SPEND_LIMIT, "project_spend_limit_exceeded"),
+        ("anthropic", ANTHROPIC_SPEND_LIMIT, "enforced_spend_limit_reached"),
+    ],
+)
+async def test_a_429_for_an_exhausted_quota_is_not_retried(
+    fake_provider: FakeProvider,
+    caplog: pytest.LogCaptureFixture,
+    provider: str,
+    body: bytes,
+    code: str,
+) -> None:
+    """A quota or spend limit clears only when a person acts: one request, JudgeRejected
+    naming the status and the provider's code, never its message."""
+    caplog.set_level(logging.DEBUG)
+    fake_provider.script([Scripted(status=429, headers={"Retry-After": "0"}, body=body)] * 100)
+    async with client_for(fake_provider, provider) as client:
+        with pytest.raises(JudgeRejected) as caught:
+            await client.complete(ask(), deadline_s=20)
+    assert len(fake_provider.requests) == 1
+    assert (
+        caught.value.reason == f"The judge's quota or spend limit is exhausted (HTTP 429 {code})."
+    )
+    for words in MESSAGE_WORDS:
+        assert words not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (ANTHROPIC_CREDIT_TOO_LOW, "HTTP 400 invalid_request_error"),
+        (b'{"error": {"type": "Grade this turn", "code": "sk-test-do-not-leak-4242"}}', "HTTP 400"),
+        (b"[" * 100_000, "HTTP 400"),
+    ],
+    ids=["anthropic-credit", "unknown-names", "not-json"],
+)
+async def test_a_refused_request_names_a_known_error_type_and_nothing_else(
+    fake_provider: FakeProvider, body: bytes, said: str
+) -> None:
+    """The reason names the provider's error type when it is one the providers document;
+    any other name in the body might quote a prompt or a key and is left out."""
+    fake_provider.script(Scripted(status=400, body=body))
+    async with client_for(fake_provider, "anthropic") as client:
+        with pytest.raises(JudgeRejected) as caught:
+            await client.complete(ask(), deadline_s=5)
+    assert caught.value.reason == f"The judge refused the request ({said})."
+    assert len(fake_provider.requests) == 1
+
+
+def test_the_backoff_after_any_number_of_attempts_stays_under_its_ceiling() -> None:
+    """Doubling never overflows: attempt 10,000 waits at most ``max_backoff_s``."""
+    retry = JudgeRetry(first_backoff_s=0.5, max_backoff_s=8.0)
+    for attempt in (1, 2, 5, 1024, 1025, 10_000, 10**9):
+        assert 0.25 <= retry.backoff_s(attempt) <= 8.0
+
+
+@pytest.mark.parametrize(
+    "value", ["\u0663", "1_0", "inf", "nan", "1e3", "-1", "+5", "1.5", "0x10", "", "²"]
+)
+def test_retry_after_is_ascii_delay_seconds_or_an_http_date_only(value: str) -> None:
+    """Unicode digits, fractions, signs, exponents and infinities are no delay-seconds:
+    the judge's own backoff applies instead."""
+    assert _retry_after_s(value) is None

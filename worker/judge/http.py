@@ -5,20 +5,25 @@ Contract of ``HttpJudgeClient.complete``:
 * the overall deadline is ``min(deadline_s, endpoint.deadline_s)`` seconds from
   the call; waiting for a free slot, every attempt and every backoff count
   against it. One attempt lasts at most ``endpoint.timeout_s``, never past it;
+* at most ``JudgeRetry.attempts`` requests per call, the first included;
 * at most ``endpoint.max_concurrency`` requests per configured model are in
   flight; the slot is released while backing off;
-* retried while the deadline allows: HTTP 429, 408 and 5xx (``Retry-After``
-  honoured, in seconds or as an HTTP date; else exponential backoff with
-  jitter), timeouts, connection errors, and a malformed 2xx body once
-  (``JudgeRetry.malformed_retries``: a proxy that cut the body short is the
-  usual cause; a second one means the endpoint does not speak the provider's
-  format). When the next wait would pass the deadline: ``JudgeUnavailable``;
+* retried while the deadline and the attempts allow: HTTP 429, 408 and 5xx
+  (``Retry-After`` honoured, in ASCII delay-seconds or as an HTTP date; else
+  exponential backoff with jitter, at most ``max_backoff_s``; never sooner than
+  ``min_wait_s``, a ``Retry-After: 0`` included), timeouts, connection errors,
+  and a malformed 2xx body once (``JudgeRetry.malformed_retries``: a proxy that
+  cut the body short is the usual cause; a second one means the endpoint does
+  not speak the provider's format). When the next wait would pass the deadline,
+  or no attempt is left: ``JudgeUnavailable``;
 * ``JudgeRejected`` at once, without retry: an unknown model, a missing key
-  variable, a URL or header httpx cannot send, any other non-2xx status, a
-  judge that refused to answer.
+  variable, a URL or header httpx cannot send, a quota or spend limit that only
+  a person can lift (``provider_errors.WILL_NOT_CLEAR``, whatever the status),
+  any other non-2xx status, a judge that refused to answer.
 
-Every httpx exception is translated here. Logs name the model, status codes and
-attempt counts, never bodies, prompts or keys. Proxy variables are not read
+Every httpx exception is translated here. Logs and reasons name the model, status
+codes, the provider's error type or code when it is a known one, and attempt
+counts, never bodies, prompts or keys. Proxy variables are not read
 (``trust_env=False``): only the settings module reads the environment.
 """
 
@@ -37,9 +42,11 @@ from typing import Any, Protocol
 import httpx
 
 from turncheck.worker.errors import JudgeRejected, JudgeUnavailable
-from turncheck.worker.judge import anthropic_api, openai_api
+from turncheck.worker.judge import anthropic_api, openai_api, provider_errors
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.types import REFUSED_REASON, JudgeRefusal, JudgeReply, JudgeRequest
+from turncheck.worker.runtime.backoff import doubled_s
+from turncheck.worker.settings import DEFAULTS, Settings
 
 log = logging.getLogger(__name__)
 
@@ -48,17 +55,38 @@ RETRYABLE_STATUSES = frozenset({408, 429})  # and every 5xx
 
 @dataclass(frozen=True, slots=True)
 class JudgeRetry:
-    """Backoff between attempts: ``first_backoff_s * 2**(n-1)``, capped, with jitter."""
+    """How one judgement is retried: at most ``attempts`` requests; between two, the
+    judge's ``Retry-After``, else ``first_backoff_s * 2**(n-1)`` capped at ``max_backoff_s``
+    with jitter; never less than ``min_wait_s``."""
 
-    first_backoff_s: float = 0.5
-    max_backoff_s: float = 8.0
+    attempts: int = DEFAULTS.judge_attempts
+    min_wait_s: float = DEFAULTS.judge_retry_min_s
+    first_backoff_s: float = DEFAULTS.judge_retry_first_s
+    max_backoff_s: float = DEFAULTS.judge_retry_max_s
     malformed_retries: int = 1
 
+    @classmethod
+    def of(cls, settings: Settings) -> JudgeRetry:
+        return cls(
+            attempts=settings.judge_attempts,
+            min_wait_s=settings.judge_retry_min_s,
+            first_backoff_s=settings.judge_retry_first_s,
+            max_backoff_s=settings.judge_retry_max_s,
+        )
+
     def backoff_s(self, attempt: int) -> float:
-        """The wait after failed attempt ``attempt`` (1-based): half fixed, half random."""
-        ceiling = min(self.max_backoff_s, self.first_backoff_s * 2.0 ** (attempt - 1))
+        """The wait after failed attempt ``attempt`` (1-based): half fixed, half random;
+        at most ``max_backoff_s`` for any ``attempt``."""
+        ceiling = doubled_s(self.first_backoff_s, self.max_backoff_s, attempt)
         # Jitter spreads the retries of many workers hit by the same outage.
         return ceiling * (0.5 + random.random() / 2)
+
+    def wait_s(self, attempt: int, retry_after_s: float | None) -> float:
+        """The wait after failed attempt ``attempt``: what the judge asked, else the
+        backoff; at least ``min_wait_s``, so a judge answering ``Retry-After: 0`` is not
+        asked again in a tight loop."""
+        wait_s = self.backoff_s(attempt) if retry_after_s is None else retry_after_s
+        return max(self.min_wait_s, wait_s)
 
 
 DEFAULT_RETRY = JudgeRetry()
@@ -146,6 +174,12 @@ class HttpJudgeClient:
                 raise JudgeUnavailable(_late(last)) from None
             try:
                 outcome = await self._attempt(provider, endpoint, url, headers, body, deadline)
+            except JudgeRejected as exc:
+                # Asking again would not help (a key, a quota): one line says what to fix.
+                log.warning(
+                    "judge %s: not retried, attempt %d: %s", request.model, attempt, exc.reason
+                )
+                raise
             finally:
                 slot.release()
             if isinstance(outcome, JudgeReply):
@@ -155,9 +189,14 @@ class HttpJudgeClient:
             if malformed > self._retry.malformed_retries:
                 log.warning("judge %s: malformed response, attempt %d", request.model, attempt)
                 raise JudgeUnavailable("The judge's response was malformed.")
-            wait_s = outcome.retry_after_s
-            if wait_s is None:
-                wait_s = self._retry.backoff_s(attempt)
+            if attempt >= self._retry.attempts:
+                log.warning(
+                    "judge %s: %s, attempt %d, no attempt left", request.model, last, attempt
+                )
+                raise JudgeUnavailable(
+                    f"The judge did not answer in {attempt} attempts (last: {last})."
+                )
+            wait_s = self._retry.wait_s(attempt, outcome.retry_after_s)
             if loop.time() + wait_s >= deadline:
                 log.warning("judge %s: %s, attempt %d, deadline", request.model, last, attempt)
                 raise JudgeUnavailable(_late(last))
@@ -200,9 +239,13 @@ class HttpJudgeClient:
             if isinstance(reply, JudgeRefusal):
                 raise JudgeRejected(REFUSED_REASON)  # an answer: asking again pays again
             return reply if reply is not None else _Failure("malformed response", malformed=True)
+        name = provider_errors.error_name(response.content)
+        said = f"HTTP {status} {name}" if name else f"HTTP {status}"
+        if name in provider_errors.WILL_NOT_CLEAR:
+            raise JudgeRejected(f"The judge's quota or spend limit is exhausted ({said}).")
         if status in RETRYABLE_STATUSES or status >= 500:
-            return _Failure(f"HTTP {status}", _retry_after_s(response.headers.get("retry-after")))
-        raise JudgeRejected(f"The judge refused the request (HTTP {status}).")
+            return _Failure(said, _retry_after_s(response.headers.get("retry-after")))
+        raise JudgeRejected(f"The judge refused the request ({said}).")
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -235,17 +278,18 @@ def _late(last: str) -> str:
 
 
 def _retry_after_s(value: str | None) -> float | None:
-    """``Retry-After`` in seconds from now: delay-seconds or an HTTP date; None if absent or bad."""
+    """``Retry-After`` in seconds from now: delay-seconds (ASCII digits only) or an HTTP
+    date; None if absent or anything else ("1.5", "inf", "-1", "1_0", Unicode digits)."""
     if value is None:
         return None
+    text = value.strip()
+    # str.isdigit() is True for "²" and "٣", which float() then refuses or reads as 3.
+    if text.isascii() and text.isdigit():
+        return float(text)  # far too many digits is inf: past any deadline, not retried
     try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        when = parsedate_to_datetime(text)
+        if when.tzinfo is None:  # "-0000": HTTP dates are GMT anyway
+            when = when.replace(tzinfo=UTC)
+        return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    if when.tzinfo is None:  # "-0000": HTTP dates are GMT anyway
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, when.timestamp() - time.time())

@@ -13,7 +13,10 @@ A sweep turns pending judgements whose deadline passed long ago, left by a
 worker that died, into ``errored`` results too. It skips what this runner
 holds; another replica's sweep may settle a judgement that waited here longer
 than its deadline and the grace, and the later answer then writes nothing
-(results are unique), so the two never disagree.
+(results are unique), so the two never disagree. ``judge_job`` turns every
+failure in asking the judge, the judge's or a bug's, into ``errored`` with its
+reason, so the sweep's "abandoned" means that the worker holding the judgement
+stopped (or its store refused the result with an error that is not an outage).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Protocol
 from turncheck.worker.checks import CheckResult
 from turncheck.worker.checks.result import Outcome
 from turncheck.worker.clock import Clock
-from turncheck.worker.errors import JudgeError, StoreUnavailable
+from turncheck.worker.errors import JudgeError, StoreUnavailable, type_words
 from turncheck.worker.judge.kinds import JudgedDecision
 from turncheck.worker.judge.plan import BACKLOG_FULL, JudgeJob
 from turncheck.worker.judge.types import JudgeClient
@@ -57,7 +60,9 @@ class JudgedStore(Protocol):
 
 
 async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> CheckResult:
-    """Ask the judge and read its reply into a result; a judge's failure is ``errored``."""
+    """Ask the judge and read its reply into a result. Raises nothing but cancellation: a
+    judge's failure is ``errored`` with the judge's reason, any other error in asking it
+    ``errored`` naming the error's type, so only a stopped worker leaves it to the sweep."""
     if deadline_s <= 0:
         return CheckResult.of(job.check.id, Outcome.errored(TOO_LATE))
     try:
@@ -65,6 +70,12 @@ async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> Ch
     except JudgeError as exc:
         log.warning("judge failed check=%s turn_id=%s", job.check.name, job.turn.turn_id)
         return CheckResult.of(job.check.id, Outcome.errored(exc.reason))
+    except Exception as exc:  # a bug in the client must not kill the worker holding the job
+        error = type_words(type(exc).__name__)
+        log.error("judge call crashed check=%s error=%s", job.check.name, type(exc).__name__)
+        return CheckResult.of(
+            job.check.id, Outcome.errored(f"The judge could not be asked ({error}).")
+        )
     try:
         decision: JudgedDecision = job.check.decide(reply)
     except Exception as exc:  # a bug in one check must not stop the runner

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# 2.0 ** 1024 raises OverflowError; 2.0 ** 1023 times any positive wait is past any ceiling.
+_MAX_DOUBLINGS = 1023
+
+
+def doubled_s(first_s: float, max_s: float, attempt: int) -> float:
+    """``first_s`` doubled ``attempt - 1`` times (``attempt`` counts from 1), at most
+    ``max_s``; never raises, however many attempts were made."""
+    return min(max_s, first_s * 2.0 ** min(max(attempt - 1, 0), _MAX_DOUBLINGS))
+
 
 @dataclass(slots=True)
 class Backoff:
