@@ -12,6 +12,7 @@ from turncheck.worker.api import errors, health, history, metrics, persons, rate
 from turncheck.worker.api.asyncapi import asyncapi_document
 from turncheck.worker.api.auth import require_token
 from turncheck.worker.api.context import ApiContext
+from turncheck.worker.api.query import storable_text
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
@@ -37,7 +38,7 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
     errors.install(app)
     v1 = APIRouter(
         prefix="/v1",
-        dependencies=[Depends(require_token)],
+        dependencies=[Depends(require_token), Depends(storable_text)],
         responses=errors.documented(401, 422, 503),
     )
     for part in (rates, results, history, persons):
