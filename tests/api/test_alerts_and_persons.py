@@ -74,3 +74,51 @@ async def test_a_person_id_too_long_for_the_store_is_422(api: httpx.AsyncClient)
     response = await api.delete("/v1/persons/" + "p" * 201)
     assert response.status_code == 422
     assert "'person_id'" in response.json()["error"]
+
+
+async def test_alerts_since_starts_at_that_utc_day(api: httpx.AsyncClient, store: Store) -> None:
+    """``since`` (``3d`` or an ISO time, as in the CLI) is honoured, not ignored; giving it
+    with ``days`` is a 422."""
+    alerts = AlertStore(store.database)
+    for day in (date(2026, 11, 29), date(2026, 11, 26), date(2026, 11, 20)):
+        key = AlertKey("check", "a", "support-bot", day)
+        await alerts.raise_alert(
+            key, snapshot="{}", channels=["slack"], now=FIXED_NOW, give_up_at=FIXED_NOW
+        )
+
+    async def days(**query: str) -> tuple[str, list[str]]:
+        response = await api.get("/v1/alerts", params=query)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        return body["since"], [a["day"] for a in body["alerts"]]
+
+    assert await days(since="3d") == ("2026-11-26", ["2026-11-29", "2026-11-26"])
+    assert await days(since="2026-11-27T23:00:00-02:00") == ("2026-11-28", ["2026-11-29"])
+    assert await days(since="2026-11-01") == (
+        "2026-11-01",
+        ["2026-11-29", "2026-11-26", "2026-11-20"],
+    )
+    both = await api.get("/v1/alerts", params={"since": "3d", "days": "2"})
+    assert both.status_code == 422 and "'since'" in both.json()["error"]
+
+
+async def test_ids_holding_a_slash_are_looked_up_and_erased(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    """The contract allows ``/`` in ids: ``team/alice``'s turn ``a/b/c`` is found, written
+    as is or with ``%2F``, and erased."""
+    await save(store, [turn("a/b/c", person_id="team/alice")], [("c", Verdict.FAILED)])
+    await save(store, [turn("a", person_id="team")], [("c", Verdict.FAILED)])
+    for path in ("/v1/turns/a/b/c/results", "/v1/turns/a%2Fb%2Fc/results"):
+        response = await api.get(path)
+        assert response.status_code == 200, (path, response.text)
+        assert response.json()["turn_id"] == "a/b/c"
+        assert [r["turn_id"] for r in response.json()["results"]] == ["a/b/c"]
+    erased = await api.delete("/v1/persons/team%2Falice")
+    assert erased.status_code == 200, erased.text
+    assert erased.json()["deleted"]["results"] == 1
+    assert erased.json()["person_key"] == person_key(b"erasure-key-for-tests", "team/alice")
+    assert (await api.get("/v1/turns/a/b/c/results")).status_code == 404
+    assert (await api.get("/v1/turns/a/results")).status_code == 200
+    again = await api.delete("/v1/persons/team/alice")
+    assert again.status_code == 200 and again.json()["deleted"]["results"] == 0

@@ -126,3 +126,34 @@ async def test_an_until_not_after_since_is_422_naming_until(api: httpx.AsyncClie
         response = await api.get("/v1/pass-rates", params=query)
         assert response.status_code == 422, until
         assert "'until'" in response.json()["error"] and "after since" in response.text
+
+
+async def test_since_and_until_may_be_written_as_in_the_cli(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    """``since=7d`` and ``until=1h`` count back from now, as ``turncheck pass-rates`` does."""
+    await seed(store)
+    await save(store, [turn("old", created_at="2026-11-20T10:00:00Z")], [(C, Verdict.FAILED)])
+    query = {"agent": "support-bot", "since": "2w", "until": "25h"}  # the clock is 11-29 13:00
+    body = (await api.get("/v1/pass-rates", params=query)).json()
+    assert (body["since"], body["until"]) == ("2026-11-15T13:00:00Z", "2026-11-28T12:00:00Z")
+    assert counts(body["rates"]) == [("support-bot", None, 0, 1, 0, 1)]
+    body = (await api.get("/v1/pass-rates", params={"agent": "support-bot", "since": "3h"})).json()
+    assert body["since"] == "2026-11-29T10:00:00Z"
+    assert counts(body["rates"]) == [("support-bot", None, 3, 2, 1, 6)]
+
+
+async def test_until_alone_counts_the_seven_days_before_it(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    """An ``until`` older than a week ago is not refused: ``since`` is 7 days before it."""
+    await seed(store)
+    await save(store, [turn("old", created_at="2026-11-20T10:00:00Z")], [(C, Verdict.FAILED)])
+    response = await api.get("/v1/pass-rates", params={"until": "2026-11-21T00:00:00Z"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["since"], body["until"]) == ("2026-11-14T00:00:00Z", "2026-11-21T00:00:00Z")
+    assert counts(body["rates"]) == [("support-bot", None, 0, 1, 0, 1)]
+    early = await api.get("/v1/pass-rates", params={"until": "0001-01-02T00:00:00Z"})
+    assert early.status_code == 200, early.text
+    assert early.json()["rates"] == []

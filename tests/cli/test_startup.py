@@ -35,6 +35,7 @@ def test_since_takes_a_duration_back_from_now_or_an_iso_date(text: str, expected
         ("99999999999999999999999w", "goes back past the year 1"),
         ("2026-13-45", "use 7d, 12h, 30m, 2w or an ISO date"),
         ("7 days", "use 7d, 12h, 30m, 2w or an ISO date"),
+        ("0001-01-01T00:00:00+14:00", "outside the years 1 to 9999 once converted to UTC"),
     ],
 )
 def test_a_since_that_cannot_be_a_time_is_refused_with_what_to_write(text: str, says: str) -> None:

@@ -10,8 +10,10 @@ from fastapi import APIRouter, Depends, FastAPI
 
 from turncheck.worker.api import errors, health, history, metrics, persons, rates, results
 from turncheck.worker.api.asyncapi import asyncapi_document
-from turncheck.worker.api.auth import require_token
+from turncheck.worker.api.auth import configured_token, require_token
 from turncheck.worker.api.context import ApiContext
+from turncheck.worker.api.hosts import LoopbackHostsOnly
+from turncheck.worker.api.query import storable_text
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
@@ -19,7 +21,9 @@ from turncheck.worker.store import Store
 DESCRIPTION = (
     "Pass rates, results and alerts of turncheck. Every path under /v1 and /metrics "
     "needs `Authorization: Bearer <TURNCHECK_API_TOKEN>`; health, readiness and the "
-    'OpenAPI and AsyncAPI documents are open. Errors are `{"error": "..."}`.'
+    "OpenAPI and AsyncAPI documents are open. Without a token the API answers only requests "
+    "addressed to localhost, 127.0.0.1 or [::1]: any other `Host` is a 421. "
+    'Errors are `{"error": "..."}`.'
 )
 
 
@@ -35,10 +39,12 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
     )
     app.state.turncheck = ApiContext(settings, store, clock)
     errors.install(app)
+    if configured_token(settings) is None:
+        app.add_middleware(LoopbackHostsOnly)
     v1 = APIRouter(
         prefix="/v1",
-        dependencies=[Depends(require_token)],
-        responses=errors.documented(401, 422, 503),
+        dependencies=[Depends(require_token), Depends(storable_text)],
+        responses=errors.documented(401, 421, 422, 503),
     )
     for part in (rates, results, history, persons):
         v1.include_router(part.router)

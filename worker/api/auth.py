@@ -2,7 +2,8 @@
 
 The token is ``TURNCHECK_API_TOKEN``, compared in constant time. A request without
 it, or with another, is answered 401 with ``WWW-Authenticate: Bearer``. With no token
-set the API is open; ``server.check_api_settings`` allows that on loopback only.
+set the API is open; ``server.check_api_settings`` allows that on loopback only, and
+``hosts.py`` answers only requests addressed to a loopback name.
 """
 
 from __future__ import annotations
@@ -15,11 +16,20 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from turncheck.worker.api.context import ApiContext, context
+from turncheck.worker.settings import Settings
 
 bearer = HTTPBearer(
     auto_error=False,
     description="TURNCHECK_API_TOKEN, as `Authorization: Bearer <token>`.",
 )
+
+
+def configured_token(settings: Settings) -> str | None:
+    """``TURNCHECK_API_TOKEN``; None when it is unset or empty, and the API open."""
+    token = settings.api_token
+    if token is None or not token.get_secret_value():
+        return None
+    return token.get_secret_value()
 
 
 def token_matches(expected: str, given: str) -> bool:
@@ -38,10 +48,10 @@ async def require_token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> None:
     """Raise 401 unless the request carries the API's token (or none is configured)."""
-    token = ctx.settings.api_token
+    token = configured_token(ctx.settings)
     if token is None:
         return
-    if credentials is None or not token_matches(token.get_secret_value(), credentials.credentials):
+    if credentials is None or not token_matches(token, credentials.credentials):
         raise HTTPException(
             401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"}
         )

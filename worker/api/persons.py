@@ -20,10 +20,17 @@ from turncheck.worker.retention.erasure import Eraser
 router = APIRouter()
 
 
-@router.delete("/persons/{person_id}", response_model=ErasureOut, responses=documented(503))
+@router.delete("/persons/{person_id:path}", response_model=ErasureOut, responses=documented(503))
 async def erase_person(
     ctx: Annotated[ApiContext, Depends(context)],
-    person_id: Annotated[str, Path(max_length=200, description="The turns' `person_id`.")],
+    person_id: Annotated[
+        str,
+        Path(
+            min_length=1,
+            max_length=200,
+            description="The turns' `person_id`; one holding `/` may be written as is or `%2F`.",
+        ),
+    ],
 ) -> ErasureOut:
     """Delete the person's results, pending judgements and unsent events, and record a
     keyed hash of the id so their turns are dropped if they come again."""

@@ -3,14 +3,14 @@ hour or UTC day, from the hourly ``pass_rate_rollups`` (by the turn's ``created_
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
 
 from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.models import PassRateOut, PassRatesOut
-from turncheck.worker.api.query import aware, window
+from turncheck.worker.api.query import MOMENT, moment, window
 from turncheck.worker.store.queries import DAY
 from turncheck.worker.store.rows import ROLLUP_BUCKET
 
@@ -27,11 +27,9 @@ async def pass_rates(
     agent: Annotated[str | None, Query(description="Only this agent id.")] = None,
     agent_version: Annotated[str | None, Query(description="Only this agent version.")] = None,
     since: Annotated[
-        datetime | None, Query(description="ISO time; default 7 days back. No zone: UTC.")
+        str | None, Query(description=f"{MOMENT}; default 7 days before `until` (or now).")
     ] = None,
-    until: Annotated[
-        datetime | None, Query(description="ISO time, exclusive; default now.")
-    ] = None,
+    until: Annotated[str | None, Query(description=f"{MOMENT}; exclusive; default now.")] = None,
     bucket: Annotated[
         Literal["hour", "day"] | None, Query(description="Counts per hour or per UTC day.")
     ] = None,
@@ -39,8 +37,9 @@ async def pass_rates(
     """Passed, failed and errored counts and the pass rate per check and agent. Counts are
     kept per hour of the turns' `created_at`: every hour that overlaps [since, until)
     counts whole."""
-    start = aware(since) or ctx.clock() - DEFAULT_SINCE
-    end = aware(until)
+    now = ctx.clock()
+    end = moment("until", until, now)
+    start = moment("since", since, now) or default_since(end or now)
     window(start, end)
     filters = {"check": check, "agent": agent, "agent_version": agent_version}
     queries = ctx.store.queries
@@ -51,5 +50,13 @@ async def pass_rates(
         found = await queries.bucketed_pass_rates(
             BUCKETS[bucket], since=start, until=end, **filters
         )
-        rows = [PassRateOut.of(rate, moment) for moment, rate in found]
+        rows = [PassRateOut.of(rate, bucket_start) for bucket_start, rate in found]
     return PassRatesOut(since=start, until=end, bucket=bucket, rates=rows)
+
+
+def default_since(end: datetime) -> datetime:
+    """Seven days before ``end``, or the first moment there is when that is before it."""
+    try:
+        return end - DEFAULT_SINCE
+    except OverflowError:
+        return datetime.min.replace(tzinfo=UTC)

@@ -8,7 +8,6 @@ and chart, so a link from an alert opens the turns the alert counted.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -17,7 +16,7 @@ from turncheck.worker.api import cursor as cursors
 from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.errors import documented
 from turncheck.worker.api.models import ResultOut, ResultsPage, TurnResultsOut
-from turncheck.worker.api.query import aware, verdicts, window
+from turncheck.worker.api.query import MOMENT, moment, verdicts, window
 from turncheck.worker.store.pages import ResultFilter, ResultPages
 
 MAX_LIMIT = 1000
@@ -34,11 +33,8 @@ async def check_results(
         str, Query(description="Comma-separated: passed, failed, errored.")
     ] = "failed,errored",
     agent: Annotated[str | None, Query(description="Only this agent id.")] = None,
-    since: Annotated[
-        datetime | None,
-        Query(description="Turns created at or after (ISO; no zone: UTC)."),
-    ] = None,
-    until: Annotated[datetime | None, Query(description="Turns created before (ISO).")] = None,
+    since: Annotated[str | None, Query(description=f"Turns created at or after: {MOMENT}.")] = None,
+    until: Annotated[str | None, Query(description=f"Turns created before: {MOMENT}.")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Results per page.")] = 100,
     cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page.")] = None,
 ) -> ResultsPage:
@@ -46,7 +42,8 @@ async def check_results(
     were stored in), a page at a time. Every result stored before the first page is given
     once and none twice; one stored while you page lands where its turn's time puts it.
     A cursor an older turncheck gave is a 422: ask the first page again."""
-    start, end = aware(since), aware(until)
+    now = ctx.clock()
+    start, end = moment("since", since, now), moment("until", until, now)
     window(start, end)
     where = ResultFilter(verdicts(verdict), agent, start, end)
     after = cursors.decode(cursor) if cursor is not None else None
@@ -63,10 +60,18 @@ async def check_results(
     )
 
 
-@router.get("/turns/{turn_id}/results", response_model=TurnResultsOut, responses=documented(404))
+@router.get(
+    "/turns/{turn_id:path}/results", response_model=TurnResultsOut, responses=documented(404)
+)
 async def turn_results(
     ctx: Annotated[ApiContext, Depends(context)],
-    turn_id: Annotated[str, Path(description="The turn's id.")],
+    turn_id: Annotated[
+        str,
+        Path(
+            min_length=1,
+            description="The turn's id; one holding `/` may be written as is or `%2F`.",
+        ),
+    ],
 ) -> TurnResultsOut:
     """Every stored result of one turn; 404 when it has none (never stored, expired, or
     its person erased)."""

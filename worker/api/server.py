@@ -2,7 +2,8 @@
 loop (``turncheck run`` with ``TURNCHECK_API_IN_RUN``).
 
 ``check_api_settings`` refuses, before any service is reached, an API that would
-answer every caller: no ``TURNCHECK_API_TOKEN`` is allowed on a loopback host only.
+answer every caller: no ``TURNCHECK_API_TOKEN`` is allowed on a loopback host only (and
+then only requests addressed to a loopback name are answered, ``hosts.py``).
 ``listen`` binds the socket itself, so a port in use is one line naming it, not a
 uvicorn traceback. Access logs are off: a path holds person ids (``DELETE
 /v1/persons/…``), and logs carry no personal data.
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import signal
 import socket
@@ -22,6 +22,8 @@ import uvicorn
 from fastapi import FastAPI
 
 from turncheck.worker.api.app import create_app
+from turncheck.worker.api.auth import configured_token
+from turncheck.worker.api.hosts import is_loopback
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.settings import Settings
@@ -32,18 +34,9 @@ log = logging.getLogger(__name__)
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def check_api_settings(settings: Settings) -> str:
     """Refuse an API open to the network; say how it will run."""
-    if settings.api_token is None or not settings.api_token.get_secret_value():
+    if configured_token(settings) is None:
         if not is_loopback(settings.api_host):
             raise ConfigurationError(
                 "invalid setting TURNCHECK_API_TOKEN: required when the API listens on "

@@ -1,4 +1,4 @@
 """What a process of turncheck runs on, whichever role it plays: log lines (``logs``),
 counters (``metrics``), waits between tries (``backoff``), the scheduler inside
-``turncheck run`` (``scheduler``), the heap's tuning (``heap``) and the name a replica
-claims work under (``claimant``)."""
+``turncheck run`` (``scheduler``), the heap's tuning (``heap``), times a person writes
+(``moments``) and the name a replica claims work under (``claimant``)."""
