@@ -1,17 +1,13 @@
-"""The address rule, Retry-After and the backoff, as pure functions."""
+"""The address rule and the backoff, as pure functions."""
 
 from __future__ import annotations
 
 import ipaddress
-from datetime import UTC, datetime
 
 import pytest
 
 from turncheck.worker.webhooks import WebhookPolicy
 from turncheck.worker.webhooks.guard import AddressRefused, refusal, resolve
-from turncheck.worker.webhooks.sender import retry_after_s
-
-NOW = datetime(2026, 12, 1, 10, 0, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -42,21 +38,6 @@ async def test_a_name_that_does_not_resolve_is_refused() -> None:
     """An unknown host is a refusal to retry, not a crash."""
     with pytest.raises(AddressRefused, match="does not resolve"):
         await resolve("no-such-host.invalid", 80, allow_private=True)
-
-
-@pytest.mark.parametrize(
-    ("header", "expected"),
-    [
-        ("120", 120.0),
-        ("Tue, 01 Dec 2026 10:01:30 GMT", 90.0),
-        ("Tue, 01 Dec 2026 09:00:00 GMT", 0.0),
-        ("soon", None),
-        (None, None),
-    ],
-)
-def test_retry_after_reads_seconds_and_dates(header: str | None, expected: float | None) -> None:
-    """Delta-seconds or an HTTP date, from now; a past date is no wait; nonsense is ignored."""
-    assert retry_after_s(header, NOW) == expected
 
 
 def test_the_backoff_is_full_jitter_doubling_to_its_cap_and_retry_after_wins() -> None:
