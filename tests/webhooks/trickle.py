@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 NO_CONTENT = b"HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n"
@@ -23,12 +23,13 @@ class Trickler:
     """The ``webhook-id`` of every request read, in arrival order."""
     trickling: int = 0
     """Replies being trickled right now."""
-    _handlers: set[asyncio.Task[None]] = field(default_factory=set)
+    _handlers: dict[asyncio.Task[None], asyncio.StreamWriter] = field(default_factory=dict)
+    _closed: bool = False
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._handlers.add(task)
+        self._handlers[task] = writer
         try:
             while True:  # keep-alive: one request after another on the connection
                 head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
@@ -47,7 +48,7 @@ class Trickler:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the client hung up
         finally:
-            self._handlers.discard(task)
+            self._handlers.pop(task, None)
             writer.close()
 
     async def _trickle(self, writer: asyncio.StreamWriter) -> None:
@@ -55,7 +56,7 @@ class Trickler:
         self.trickling += 1
         try:
             writer.write(b"HTTP/1.1 200 OK\r\n")
-            while not writer.is_closing():  # a header line that never ends
+            while not (writer.is_closing() or self._closed):  # a header that never ends
                 writer.write(b"x")
                 await writer.drain()
                 await asyncio.sleep(self.interval_s)
@@ -63,11 +64,14 @@ class Trickler:
             self.trickling -= 1
 
     async def close(self) -> None:
-        for task in list(self._handlers):
-            task.cancel()
-        for task in list(self._handlers):
-            with suppress(asyncio.CancelledError):
-                await task
+        """Hang up on every client and wait for the handlers to end. Not by cancelling
+        them: asyncio's server logs a handler task that ends cancelled as an error."""
+        self._closed = True
+        handlers = list(self._handlers)
+        for writer in self._handlers.values():
+            writer.close()  # a handler waiting for a next request reads the end
+        if handlers:
+            await asyncio.wait(handlers)
 
 
 @asynccontextmanager
