@@ -47,10 +47,11 @@ def deliverer(
     allow_private: bool = True,
     policy: WebhookPolicy = WebhookPolicy(),
     jitter: float = 0.5,
+    timeout_s: float = 5,
 ) -> Deliverer:
     """A deliverer posting for real (its sender added to ``senders``, to close);
     ``jitter`` fixed so backoffs are known."""
-    sender = WebhookSender(timeout_s=5, allow_private=allow_private)
+    sender = WebhookSender(timeout_s=timeout_s, allow_private=allow_private)
     senders.append(sender)
     return Deliverer(
         endpoints,

@@ -153,6 +153,25 @@ def test_the_setting_is_refused_at_worker_start(tmp_path: Path) -> None:
         plan(settings)
 
 
+def test_the_command_line_refuses_a_6to4_address_of_the_metadata_service(tmp_path: Path) -> None:
+    """`turncheck check` with a webhook at http://[2002:a9fe:a9fe::]/ (6to4 of
+    169.254.169.254) exits 2 with one line naming the field, never the URL."""
+    from tests.cli.test_commands import turncheck
+    from tests.factories import BANNED_WORDS_CHECKS
+
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(BANNED_WORDS_CHECKS)
+    hooks = [{"name": "meta", "url": "http://[2002:a9fe:a9fe::]/latest", "secret": SECRET}]
+    done = turncheck(
+        "check", "--checks", str(checks), cwd=tmp_path, TURNCHECK_WEBHOOKS=json.dumps(hooks)
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == (
+        "TURNCHECK_WEBHOOKS: webhooks[0] ('meta'): field 'url': is a link-local address; "
+        "set TURNCHECK_WEBHOOK_ALLOW_PRIVATE=true to allow it"
+    )
+
+
 def test_the_example_file_loads() -> None:
     """examples/webhooks.yaml, as the README shows it, is a valid configuration."""
     example = Path(__file__).parents[2] / "examples" / "webhooks.yaml"

@@ -28,6 +28,7 @@ async def status_of(store: Store, name: str = "ops") -> dict[str, object]:
         "last_status": rows[name].last_status,
         "last_error": rows[name].last_error,
         "next": rows[name].next_attempt_at,
+        "claimed_until": rows[name].claimed_until,
     }
 
 

@@ -1,13 +1,16 @@
 """Deliver outbox events to webhook endpoints, at least once, in order, per endpoint.
 
-A round, for each enabled endpoint at once: claim it (a lease: no two replicas send
+Every endpoint is served by a task of its own, so a slow receiver delays nobody else's
+events. A round, for each enabled endpoint: claim it (a lease: no two replicas send
 to one endpoint together), read up to ``batch_max_events`` outbox rows after its
 cursor, post them one by one in order and move the cursor after each 2xx. The first
 failure ends the endpoint's round: a 410 disables it; anything else (5xx, 429, other
 4xx, 3xx, a timeout, a refused connection or address) backs off, ``Retry-After``
 first, else full jitter, and the next round starts from the same event. So an event
 is sent again only after a failure, a lost lease, or a crash between the receiver's
-2xx and the cursor's write: receivers de-duplicate on ``webhook-id``.
+2xx and the cursor's write: receivers de-duplicate on ``webhook-id``. A request cut
+short at shutdown is no failure: its event stays after the cursor, and the lease is
+given up so that the next start sends it at once.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from turncheck.worker.clock import Clock
 from turncheck.worker.runtime.claimant import claimant_id
 from turncheck.worker.settings import DEFAULTS, Settings
 from turncheck.worker.store.webhook_admin import Configured, WebhookEndpoints
-from turncheck.worker.store.webhooks import WebhookTable
+from turncheck.worker.store.webhooks import Claimed, WebhookTable
 from turncheck.worker.webhooks.config import Endpoint
 from turncheck.worker.webhooks.sender import WebhookReply
 
@@ -100,7 +103,18 @@ class Deliverer:
         claim = await self.table.claim(endpoint.name, self.claimant, now, now + lease)
         if claim is None:
             return 0
-        start_by, sent = now + lease / 2, 0
+        try:
+            return await self._send_batch(endpoint, claim, now + lease / 2, stop)
+        except asyncio.CancelledError:
+            # Shutdown ran out of time mid-request: the event is still after the cursor;
+            # free the endpoint now rather than make the next start wait out the lease.
+            await self.table.release(endpoint.name, self.claimant)
+            raise
+
+    async def _send_batch(
+        self, endpoint: Endpoint, claim: Claimed, start_by: datetime, stop: asyncio.Event | None
+    ) -> int:
+        sent = 0
         for event in await self.table.events_after(claim.cursor, self.policy.batch_max_events):
             if (stop is not None and stop.is_set()) or self.clock() >= start_by:
                 break
@@ -149,23 +163,65 @@ class Deliverer:
         )
 
 
-async def run_webhooks(deliverer: Deliverer, interval_s: float, stop: asyncio.Event) -> None:
-    """Every ``interval_s`` until ``stop`` is set, send what waits, round after round while
-    an endpoint takes a full batch; record the configured endpoints every
-    ``policy.sync_every_s``. A failing round is logged and never ends the loop."""
+async def run_webhooks(
+    deliverer: Deliverer, interval_s: float, stop: asyncio.Event, grace_s: float | None = None
+) -> None:
+    """Until ``stop`` is set, serve every enabled endpoint in a task of its own (see
+    ``serve_endpoint``) and record the configured endpoints every ``policy.sync_every_s``.
+    Once ``stop`` is set, requests in hand get ``grace_s`` (None: as long as their
+    deadline) to end; the rest are cancelled, their events kept for the next start."""
     loop = asyncio.get_running_loop()
-    sync_at = loop.time()
+    every_s = deliverer.policy.sync_every_s
+    # Before the first round: a new endpoint starts at the newest event once recorded.
+    sync_at = loop.time() + (every_s if await _sync(deliverer) else 0.0)
+    tasks = [
+        asyncio.create_task(serve_endpoint(deliverer, endpoint, interval_s, stop))
+        for endpoint in deliverer.endpoints
+        if endpoint.enabled
+    ]
+    try:
+        while not await _stopped(stop, interval_s):
+            if loop.time() >= sync_at and await _sync(deliverer):
+                sync_at = loop.time() + every_s
+        if tasks:
+            await asyncio.wait(tasks, timeout=grace_s)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def serve_endpoint(
+    deliverer: Deliverer, endpoint: Endpoint, interval_s: float, stop: asyncio.Event
+) -> None:
+    """Every ``interval_s`` until ``stop`` is set, send ``endpoint`` what waits for it,
+    round after round while it takes a full batch. A failing round is logged and never
+    ends the loop."""
+    full = deliverer.policy.batch_max_events
     while not stop.is_set():
         try:
-            if loop.time() >= sync_at:
-                await deliverer.sync()
-                sync_at = loop.time() + deliverer.policy.sync_every_s
-            full = deliverer.policy.batch_max_events
-            while not stop.is_set() and any(
-                n >= full for n in (await deliverer.deliver_round(stop)).values()
-            ):
+            while not stop.is_set() and await deliverer.deliver_to(endpoint, stop) >= full:
                 pass
         except Exception as exc:
-            log.warning("webhook round failed error=%s", type(exc).__name__)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=interval_s)
+            log.warning(
+                "webhook round failed endpoint=%s error=%s", endpoint.name, type(exc).__name__
+            )
+        await _stopped(stop, interval_s)
+
+
+async def _sync(deliverer: Deliverer) -> bool:
+    try:
+        await deliverer.sync()
+    except Exception as exc:
+        log.warning("webhook endpoints not recorded error=%s", type(exc).__name__)
+        return False
+    return True
+
+
+async def _stopped(stop: asyncio.Event, wait_s: float) -> bool:
+    """Wait up to ``wait_s`` for ``stop``; whether it is set."""
+    # Not wait_for: on Python 3.11 it swallows a cancellation that lands as ``stop`` is set.
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(wait_s):
+            await stop.wait()
+    return stop.is_set()

@@ -25,10 +25,34 @@ class AddressRefused(Exception):
         super().__init__(reason)
 
 
+NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+"""The well-known and the local-use NAT64 prefixes (RFC 6052, RFC 8215): a translator
+reaches the IPv4 address in the last 32 bits."""
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 one carries and a relay or translator would reach: 6to4
+    (``2002::/16``), Teredo's server and client (``2001::/32``), NAT64."""
+    embedded: list[ipaddress.IPv4Address] = []
+    if address.sixtofour is not None:
+        embedded.append(address.sixtofour)
+    if address.teredo is not None:
+        embedded.extend(address.teredo)
+    if any(address in prefix for prefix in NAT64):
+        embedded.append(ipaddress.IPv4Address(int(address) & 0xFFFF_FFFF))
+    return embedded
+
+
 def refusal(address: Address) -> str | None:
-    """Why ``address`` is not a public unicast address, or None when it is."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return refusal(address.ipv4_mapped)
+    """Why ``address`` is not a public unicast address, or None when it is. An IPv6
+    address that embeds a refused IPv4 one is refused for it: ``2002:a9fe:a9fe::``
+    reaches 169.254.169.254 through any 6to4 relay."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return refusal(address.ipv4_mapped)
+        for inner in embedded_ipv4(address):
+            if why := refusal(inner):
+                return why
     # Order matters: the most telling word first (169.254.169.254 is "link-local").
     kinds = (
         ("unspecified", address.is_unspecified),

@@ -4,16 +4,22 @@ Every httpx error is translated here into an ``WebhookReply``; nothing else in t
 sees httpx's exceptions. Redirects are not followed (a 3xx could point anywhere,
 private addresses included) and proxy variables are not read (``trust_env=False``):
 only the settings module reads the environment. The response body is never read.
+
+httpx's timeout bounds each read and write, not a request: a receiver that trickles
+its answer a byte at a time never trips it. So the whole request, the name's lookup
+included, also has ``timeout_s`` as its deadline; missing it is a "timeout" like any
+other, retried with backoff.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 
 import httpx
 
+from turncheck.worker.runtime.retry_after import retry_after_s
 from turncheck.worker.webhooks.config import Endpoint
 from turncheck.worker.webhooks.guard import AddressRefused, resolve
 from turncheck.worker.webhooks.signing import signed_headers
@@ -38,27 +44,11 @@ class WebhookReply:
         return self.status == 410
 
 
-def retry_after_s(value: str | None, now: datetime) -> float | None:
-    """``Retry-After`` in seconds from ``now``: delta-seconds or an HTTP date; None when
-    absent or unreadable. Never negative."""
-    if value is None:
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        moment = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return max(0.0, (moment - now).total_seconds())
-
-
 class WebhookSender:
     """Posts events; ``aclose()`` when done. ``allow_private`` lifts the address rule."""
 
     def __init__(self, timeout_s: float, allow_private: bool) -> None:
+        self._timeout_s = timeout_s
         self._allow_private = allow_private
         self._client = httpx.AsyncClient(timeout=timeout_s, trust_env=False, follow_redirects=False)
 
@@ -68,8 +58,17 @@ class WebhookSender:
     async def post(
         self, endpoint: Endpoint, event_id: str, body: bytes, now: datetime
     ) -> WebhookReply:
-        """Sign and send ``body`` as event ``event_id``; never raises for the endpoint's
-        faults (they are the ``WebhookReply``)."""
+        """Sign and send ``body`` as event ``event_id`` within the deadline; never raises
+        for the endpoint's faults (they are the ``WebhookReply``)."""
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                return await self._post(endpoint, event_id, body, now)
+        except TimeoutError:
+            return WebhookReply(None, "timeout")
+
+    async def _post(
+        self, endpoint: Endpoint, event_id: str, body: bytes, now: datetime
+    ) -> WebhookReply:
         url = httpx.URL(endpoint.url)
         port = url.port or (443 if url.scheme == "https" else 80)
         try:

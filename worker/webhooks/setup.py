@@ -27,7 +27,8 @@ async def serve_webhooks(
     clock: Clock,
     stop: asyncio.Event,
 ) -> None:
-    """Deliver to ``endpoints`` until ``stop`` is set; the HTTP client closes after."""
+    """Deliver to ``endpoints`` until ``stop`` is set, then give requests in hand up to
+    ``shutdown_timeout_s`` to end; the HTTP client closes after."""
     sender = WebhookSender(settings.webhook_timeout_s, settings.webhook_allow_private)
     deliverer = Deliverer(
         endpoints,
@@ -38,6 +39,8 @@ async def serve_webhooks(
         WebhookPolicy.of(settings),
     )
     try:
-        await run_webhooks(deliverer, settings.webhook_interval_s, stop)
+        await run_webhooks(
+            deliverer, settings.webhook_interval_s, stop, settings.shutdown_timeout_s
+        )
     finally:
         await sender.aclose()
