@@ -32,11 +32,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC
-from email.utils import parsedate_to_datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import httpx
@@ -46,6 +44,7 @@ from turncheck.worker.judge import anthropic_api, openai_api, provider_errors
 from turncheck.worker.judge.config import JudgeEndpoint
 from turncheck.worker.judge.types import REFUSED_REASON, JudgeRefusal, JudgeReply, JudgeRequest
 from turncheck.worker.runtime.backoff import doubled_s
+from turncheck.worker.runtime.retry_after import retry_after_s
 from turncheck.worker.settings import DEFAULTS, Settings
 
 log = logging.getLogger(__name__)
@@ -244,7 +243,9 @@ class HttpJudgeClient:
         if name in provider_errors.WILL_NOT_CLEAR:
             raise JudgeRejected(f"The judge's quota or spend limit is exhausted ({said}).")
         if status in RETRYABLE_STATUSES or status >= 500:
-            return _Failure(said, _retry_after_s(response.headers.get("retry-after")))
+            return _Failure(
+                said, retry_after_s(response.headers.get("retry-after"), datetime.now(UTC))
+            )
         raise JudgeRejected(f"The judge refused the request ({said}).")
 
     def _http(self) -> httpx.AsyncClient:
@@ -270,26 +271,5 @@ class HttpJudgeClient:
         return key
 
 
-_UNSENDABLE = "The judge's request could not be sent (check its base_url)."
-
-
 def _late(last: str) -> str:
     return f"The judge did not answer before the deadline (last: {last})."
-
-
-def _retry_after_s(value: str | None) -> float | None:
-    """``Retry-After`` in seconds from now: delay-seconds (ASCII digits only) or an HTTP
-    date; None if absent or anything else ("1.5", "inf", "-1", "1_0", Unicode digits)."""
-    if value is None:
-        return None
-    text = value.strip()
-    # str.isdigit() is True for "²" and "٣", which float() then refuses or reads as 3.
-    if text.isascii() and text.isdigit():
-        return float(text)  # far too many digits is inf: past any deadline, not retried
-    try:
-        when = parsedate_to_datetime(text)
-        if when.tzinfo is None:  # "-0000": HTTP dates are GMT anyway
-            when = when.replace(tzinfo=UTC)
-        return max(0.0, when.timestamp() - time.time())
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
