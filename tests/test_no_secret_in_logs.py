@@ -1,7 +1,7 @@
 """A scan with canary secrets and person ids: the real ``turncheck run`` and ``turncheck
 serve``, on the real broker, PostgreSQL, webhook receivers and judge on loopback, write
-no webhook token or password, judge key or person id to any log line, in either format,
-at their own level and at DEBUG."""
+no webhook token or password, judge key, API token, person id or turn text to any log
+line, in either format, at their own level and at DEBUG."""
 
 from __future__ import annotations
 
@@ -39,11 +39,12 @@ TOKEN = "CANARYTOKEN4q"
 PASSWORD = "CANARYPW8z"
 JUDGE_KEY = "CANARYKEY2m"
 API_TOKEN = "CANARYAPI5k"
+TEXT = "CANARYTEXT3w"  # in the turns' answers, which the judge reads too
 KAFKA_PERSON = "canary.kafka@example.com"
 API_PERSON = "canary.person@example.com"
 DOWN_PERSON = "canary.down@example.com"
 TURN_PERSON = "canary.turn@example.com"
-CANARIES = (TOKEN, PASSWORD, JUDGE_KEY, API_TOKEN, "canary.")
+CANARIES = (TOKEN, PASSWORD, JUDGE_KEY, API_TOKEN, TEXT, "canary.")
 ERASURE_KEY = "test-erasure-key"
 CHECKS = """
 agent: support-bot
@@ -161,7 +162,7 @@ async def run_worker(
                 await wait_for(recorded, timeout_s=60)
                 now = datetime.now(UTC).isoformat()
                 turns = [
-                    (f"k-{n}".encode(), turn_bytes(f"k-{n}", "Ask HelpCo.", **person))
+                    (f"k-{n}".encode(), turn_bytes(f"k-{n}", f"Ask HelpCo. {TEXT}", **person))
                     for n, person in enumerate(
                         [
                             {"person_id": KAFKA_PERSON, "created_at": now},
