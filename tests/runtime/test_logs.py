@@ -121,3 +121,16 @@ def test_a_library_held_quiet_stays_quiet_when_the_level_is_debug(logging_restor
     assert not logging.getLogger("httpx").isEnabledFor(logging.INFO)
     assert not logging.getLogger("sqlalchemy.engine.Engine").isEnabledFor(logging.INFO)
     assert not logging.getLogger("aiokafka.conn").isEnabledFor(logging.DEBUG)
+
+
+def test_a_message_its_arguments_do_not_fit_does_not_raise_where_it_is_logged(
+    logging_restored: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log call whose arguments do not fit its message is reported by logging, as it
+    would be without the redaction, and the caller goes on."""
+    configure_logging("text", logging.INFO)
+    logging.getLogger("turncheck.worker.x").info("turns=%d", "many")
+    logging.getLogger("turncheck.worker.x").info("next http://h/x?token=CANARY")
+    logged = capsys.readouterr().err
+    assert "--- Logging error ---" in logged
+    assert "next http://h/x?***" in logged and "CANARY" not in logged

@@ -68,7 +68,11 @@ class RedactUrls(logging.Filter):
     ``redact_urls``, before any formatter reads them."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            # A message its arguments do not fit: the handler reports it, as without us.
+            return True
         record.msg, record.args = redact_urls(message), None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
