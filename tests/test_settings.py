@@ -28,6 +28,20 @@ def test_the_log_format_is_text_unless_set(monkeypatch: pytest.MonkeyPatch) -> N
     assert load_settings().log_format == "json"
 
 
+def test_the_log_level_is_the_command_s_own_unless_set_in_any_case(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TURNCHECK_LOG_LEVEL unset leaves each command its level; DEBUG or debug turns it
+    down; a word that is no level is refused naming the variable."""
+    monkeypatch.delenv("TURNCHECK_LOG_LEVEL", raising=False)
+    assert load_settings().log_level is None
+    monkeypatch.setenv("TURNCHECK_LOG_LEVEL", "DEBUG")
+    assert load_settings().log_level == "debug"
+    monkeypatch.setenv("TURNCHECK_LOG_LEVEL", "loud")
+    with pytest.raises(ConfigurationError, match=r"^invalid setting TURNCHECK_LOG_LEVEL: "):
+        load_settings()
+
+
 def test_alert_settings_read_lists_an_empty_hour_and_hide_secrets(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

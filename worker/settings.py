@@ -121,6 +121,9 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(
         default="text", description="`json`: every log line is one JSON object."
     )
+    log_level: Literal["debug", "info", "warning", "error"] | None = Field(
+        default=None, description="Unset: `run` and `serve` log from INFO, other commands WARNING."
+    )
 
     # Alerts. A check's own `alert:` overrides the first four.
     alert_latest: int = Field(default=200, ge=1, le=100_000, description="Results judged.")
@@ -231,6 +234,11 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_any_case(cls, value: Any) -> Any:
+        return (value.strip().lower() or None) if isinstance(value, str) else value
 
     @property
     def retention(self) -> timedelta:

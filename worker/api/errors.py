@@ -6,12 +6,14 @@
     anything else                         500 "internal error" (the traceback goes to the log)
 
 A validation error's message leaves out the value given: a query may hold anything,
-and the API never echoes what a caller sent.
+and the API never echoes what a caller sent. A log line names the route's template
+(``/v1/persons/{person_id}``), never the path asked for: a path holds person ids.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +48,25 @@ def describe_invalid(exc: RequestValidationError) -> str:
     return "; ".join(problems) or "invalid request"
 
 
+def route_of(request: Request) -> str:
+    """The template of the route that matched (``/v1/persons/{person_id}``), or ``unmatched``.
+
+    The route knows its template below the routers' prefixes only (``/persons/{person_id}``);
+    the prefix is what comes before the part of the path the route's pattern matches, and
+    holds no parameter, since no router prefix here has one.
+    """
+    route = request.scope.get("route")
+    template, pattern = getattr(route, "path", None), getattr(route, "path_regex", None)
+    if not isinstance(template, str):
+        return "unmatched"
+    path = request.url.path
+    if isinstance(pattern, re.Pattern):
+        for start in (i for i, char in enumerate(path) if char == "/"):
+            if pattern.fullmatch(path[start:]):
+                return path[:start] + template
+    return template
+
+
 def install(app: FastAPI) -> None:
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
@@ -56,11 +77,11 @@ def install(app: FastAPI) -> None:
         return error(422, describe_invalid(exc))
 
     async def store_down(request: Request, exc: Exception) -> JSONResponse:
-        log.warning("api request failed: database unavailable path=%s", request.url.path)
+        log.warning("api request failed: database unavailable route=%s", route_of(request))
         return error(503, "database unavailable")
 
     async def bug(request: Request, exc: Exception) -> JSONResponse:
-        log.error("api request failed path=%s error=%s", request.url.path, type(exc).__name__)
+        log.error("api request failed route=%s error=%s", route_of(request), type(exc).__name__)
         return error(500, "internal error")
 
     app.add_exception_handler(HTTPException, http_error)

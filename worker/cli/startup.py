@@ -17,7 +17,7 @@ from typing import TypeVar
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.kafka.probe import probe_broker
 from turncheck.worker.retention.erasure import KeylessLedger
-from turncheck.worker.runtime.logs import configure_logging
+from turncheck.worker.runtime.logs import configure_logging, level_of
 from turncheck.worker.settings import Settings, load_settings
 from turncheck.worker.store import Store
 from turncheck.worker.store.migrate import migrate as run_migrations
@@ -27,9 +27,10 @@ T = TypeVar("T")
 
 
 def settings(log_level: int = logging.WARNING) -> Settings:
-    """The settings, and log lines in their format from here on."""
+    """The settings, and log lines in their format from here on: from ``log_level``, or
+    from the level ``TURNCHECK_LOG_LEVEL`` names."""
     loaded = load_settings()
-    configure_logging(loaded.log_format, log_level)
+    configure_logging(loaded.log_format, level_of(loaded.log_level, log_level))
     return loaded
 
 
