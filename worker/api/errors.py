@@ -56,7 +56,8 @@ def route_of(request: Request) -> str:
     holds no parameter, since no router prefix here has one.
     """
     route = request.scope.get("route")
-    template, pattern = getattr(route, "path", None), getattr(route, "path_regex", None)
+    # path_format is the template without convertors: {person_id}, not {person_id:path}.
+    template, pattern = getattr(route, "path_format", None), getattr(route, "path_regex", None)
     if not isinstance(template, str):
         return "unmatched"
     path = request.url.path
