@@ -7,6 +7,7 @@ so producers can add fields without breaking turncheck.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -27,6 +28,16 @@ AgentVersion = (
     Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
     | Annotated[str, Field(max_length=AGENT_VERSION_MAX_CHARS, pattern=NO_NUL)]
 )
+
+# A turn's time bounds what is stored from it (its expiry is created_at + retention) and
+# every window over it. One from the year 9999 would pass a bare ``AwareDatetime`` and
+# then fail its batch at store time, on every try; the contract refuses it at decode, so
+# it goes to the dead-letter topic at once. The range is fixed, not relative to a clock,
+# so a message is decided the same way whenever it is delivered or replayed.
+EARLIEST_TURN_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+"""The earliest ``created_at`` the contract accepts (inclusive)."""
+TURN_TIME_BEFORE = datetime(2100, 1, 1, tzinfo=UTC)
+"""The ``created_at`` every turn is before (exclusive)."""
 
 
 class _Open(BaseModel):
@@ -109,7 +120,16 @@ class Turn(_Open):
     thread_id: StoredId | None = None
     person_id: StoredId | None = None
     agent: Agent
-    created_at: AwareDatetime = Field(description="When the turn ended; retention counts from it.")
+    created_at: AwareDatetime = Field(
+        ge=EARLIEST_TURN_TIME,
+        lt=TURN_TIME_BEFORE,
+        description="When the turn ended; retention counts from it. From "
+        "2000-01-01T00:00:00Z up to, not including, 2100-01-01T00:00:00Z.",
+        json_schema_extra={
+            "formatMinimum": "2000-01-01T00:00:00Z",
+            "formatExclusiveMaximum": "2100-01-01T00:00:00Z",
+        },
+    )
     channel: Literal["web", "widget", "sms", "voice", "api"] | None = None
     input: TurnInput = Field(default_factory=TurnInput)
     instructions: str | None = None

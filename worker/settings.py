@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import parse_qsl, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -221,6 +222,20 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _asyncpg_options(cls, value: str) -> str:
+        # libpq's sslmode, copied from another client's URL, would reach asyncpg's connect()
+        # as an unknown argument at the first connection; asyncpg takes the same modes as ssl.
+        if value.startswith("postgresql+asyncpg:"):
+            options = {name for name, _ in parse_qsl(urlsplit(value).query)}
+            if "sslmode" in options:
+                raise ValueError(
+                    "asyncpg does not take sslmode: write ssl= with the same mode instead "
+                    "(ssl=require; disable, allow, prefer, require, verify-ca, verify-full)"
+                )
+        return value
+
     @field_validator("alert_timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
@@ -283,7 +298,8 @@ def load_settings() -> Settings:
         return Settings()
     except ValidationError as exc:
         problems = [
-            f"{ENV_PREFIX}{str(error['loc'][0]).upper()}: {error['msg']}"
+            f"{ENV_PREFIX}{str(error['loc'][0]).upper()}: "
+            + error["msg"].removeprefix("Value error, ")
             for error in exc.errors(include_input=False, include_url=False)
         ]
         raise ConfigurationError("invalid setting " + "; ".join(problems)) from None

@@ -32,8 +32,10 @@ async def test_bad_turns_are_dead_lettered_and_a_duplicate_is_counted_once(
     kafka_bootstrap: str, postgres_url: str, tmp_path: Path
 ) -> None:
     s, backend, check = await prepared(kafka_bootstrap, postgres_url, tmp_path)
-    # Valid by the contract, but its expiry (created_at + retention) cannot be stored.
+    # Its expiry (created_at + retention) could not be stored: refused at decode.
     refused = turn_bytes("t-late", "Hello.", created_at="9999-12-31T00:00:00Z")
+    # Nested past Python's recursion limit, in a field the worker does not read.
+    deep = turn_bytes("t-deep")[:-1] + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     await backend.produce(
         s.topic_turns,
         [
@@ -41,18 +43,22 @@ async def test_bad_turns_are_dead_lettered_and_a_duplicate_is_counted_once(
             (b"gone", None),
             (b"t-1", turn_bytes("t-1", "Ask HelpCo instead.")),  # a retrying producer
             (b"t-late", refused),
+            (b"t-deep", deep),
             (b"t-2", turn_bytes("t-2")),
         ],
     )
     async with build_worker(plan(s), store=Store.open(postgres_url, events_topic=s.topic_events)):
-        await wait_for(lambda: _committed(kafka_bootstrap, s, 5))
-    dead = {d.key: d for d in await backend.read(s.topic_dlq, 2)}
-    assert set(dead) == {b"gone", b"t-late"}
+        await wait_for(lambda: _committed(kafka_bootstrap, s, 6))
+    dead = {d.key: d for d in await backend.read(s.topic_dlq, 3)}
+    assert set(dead) == {b"gone", b"t-late", b"t-deep"}
     assert dead[b"gone"].value is None
     assert dead[b"gone"].headers["turncheck-reason"] == b"a tombstone: the message has no value"
     assert dead[b"t-late"].value == refused
-    assert dead[b"t-late"].headers["turncheck-reason"] == b"could not be stored: OverflowError"
+    assert dead[b"t-late"].headers["turncheck-reason"] == (
+        b"not a valid turn.stored/v1: created_at: Input should be less than 2100-01-01T00:00:00Z"
+    )
     assert dead[b"t-late"].headers["turncheck-source"].startswith(s.topic_turns.encode())
+    assert dead[b"t-deep"].headers["turncheck-reason"] == b"not valid JSON: nested too deeply"
     # t-1 twice and t-2: two checks each, stored and counted once; t-1 fails one.
     assert await count_results(check) == (4, 4, 1)
     await check.close()

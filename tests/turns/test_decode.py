@@ -48,6 +48,34 @@ def test_a_turn_without_a_timezone_is_refused() -> None:
         decode_turn(turn_bytes(created_at="2026-11-29T10:00:00"))
 
 
+@pytest.mark.parametrize(
+    "created_at",
+    [
+        "9999-12-31T23:59:59Z",
+        "2100-01-01T00:00:00Z",
+        "2099-12-31T20:00:00-05:00",
+        "1999-12-31T23:59:59Z",
+        "0001-01-01T00:00:00+14:00",
+        0,
+    ],
+)
+def test_a_turn_dated_outside_2000_to_2100_is_refused_naming_created_at(
+    created_at: object,
+) -> None:
+    """A time whose expiry could not be stored (or that no producer means) is refused at
+    decode, so it is dead-lettered at once instead of failing its batch at store time."""
+    with pytest.raises(InvalidTurn, match=r"^not a valid turn.stored/v1: created_at: "):
+        decode_turn(turn_bytes(created_at=created_at))
+
+
+def test_a_message_nested_100000_deep_is_refused_as_too_deep() -> None:
+    """Past Python's recursion limit msgspec raises RecursionError; it is a bad message."""
+    deep = turn_bytes()[:-1] + b', "extra": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(InvalidTurn) as caught:
+        decode_turn(deep)
+    assert caught.value.reason == "not valid JSON: nested too deeply"
+
+
 def _with(path: str, value: object) -> bytes:
     """A turn with one field, ``agent.id`` or ``thread_id``, set to ``value``."""
     data = turn_dict()

@@ -83,7 +83,8 @@ def _replay(parts: app.Parts, file: Path) -> None:
     else:
         totals = asyncio.run(app.replay(parts, str(file), clock=utc_now))
     for rejected in totals.rejected:
-        err.print(f"line {rejected.message.offset}: {rejected.reason}", highlight=False)
+        line = f"line {rejected.message.offset}: {rejected.reason}"
+        err.print(line, markup=False, highlight=False, soft_wrap=True)  # one line, as written
     err.print(
         f"{totals.turns} turns, {totals.results} results ({totals.new_results} new, "
         f"{totals.not_passed} not passed), {len(totals.rejected)} lines rejected; skipped: "

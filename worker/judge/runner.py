@@ -34,6 +34,7 @@ from turncheck.worker.clock import Clock
 from turncheck.worker.errors import JudgeError, StoreUnavailable, type_words
 from turncheck.worker.judge.kinds import JudgedDecision
 from turncheck.worker.judge.plan import BACKLOG_FULL, JudgeJob
+from turncheck.worker.judge.redact import unquoted
 from turncheck.worker.judge.types import JudgeClient
 from turncheck.worker.pipeline.records import PendingJudgement, TurnRef
 from turncheck.worker.pipeline.save import DEFAULT_STORE_RETRY, StoreRetry
@@ -84,7 +85,9 @@ async def judge_job(client: JudgeClient, job: JudgeJob, deadline_s: float) -> Ch
     answers: dict[str, dict[str, object]] = {
         a.question: {"answer": a.answer, "probability": a.probability} for a in decision.answers
     }
-    return CheckResult.of(job.check.id, decision.outcome, reply.usage.as_dict(), answers or None)
+    # The reason is stored and served: what it quotes of the turn stays out of it.
+    outcome = await unquoted(decision.outcome, job.request.user)
+    return CheckResult.of(job.check.id, outcome, reply.usage.as_dict(), answers or None)
 
 
 async def supervised(name: str, run: Callable[[], Awaitable[None]]) -> None:

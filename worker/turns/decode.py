@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 from pydantic import ValidationError
 
+from turncheck.schemas.turn import EARLIEST_TURN_TIME, TURN_TIME_BEFORE
 from turncheck.schemas.turn import Turn as TurnContract
 from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.turns.structs import Instant, Turn
@@ -36,6 +37,7 @@ REPLACEMENT_ESCAPE = "\\ufffd"
 # msgspec's limit is Python's recursion limit. A message that may nest deeper than this is
 # left to pydantic to decide.
 MAX_FAST_DEPTH = 190
+_TOO_DEEP = "recursion limit exceeded"  # pydantic's (jiter's) words for it
 # The most arrays and objects of the contract's own on one path (turn, rounds, round,
 # tool_calls, call): anything deeper is in a value of any shape or an unknown field.
 CONTRACT_DEPTH = 5
@@ -63,6 +65,8 @@ def decode_turn(raw: bytes | None) -> Turn:
     try:
         turn = _FAST.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError):
+        return _by_contract(raw)
+    except RecursionError:  # nested past Python's limit: surely past pydantic's 200 levels
         return _by_contract(raw)
     if _has_nul(turn):
         return _by_contract(raw)
@@ -107,11 +111,15 @@ def repair_broken_characters(raw: bytes) -> str | None:
 
 
 def _instant(kind: type, value: Any) -> Any:
-    """msgspec's hook for ``Instant``: the plain RFC 3339 form from JSON, or a datetime
-    pydantic parsed; anything else is left to pydantic (raising sends it there)."""
+    """msgspec's hook for ``Instant``: the plain RFC 3339 form from JSON within the
+    contract's range, or a datetime pydantic parsed (and bounded); anything else is left to
+    pydantic (raising sends it there)."""
     if kind is Instant:
         if type(value) is str and _PLAIN_TIME.match(value):
-            return Instant.fromisoformat(value)
+            instant = Instant.fromisoformat(value)
+            if EARLIEST_TURN_TIME <= instant < TURN_TIME_BEFORE:
+                return instant
+            raise ValueError("out of the contract's range")  # pydantic words the refusal
         if isinstance(value, datetime) and (offset := value.utcoffset()) is not None:
             return Instant.combine(value.date(), value.time(), timezone(offset))
     raise ValueError("not a plain RFC 3339 time")
@@ -170,6 +178,8 @@ def _not_json(exc: ValidationError) -> bool:
 
 def _reason(exc: ValidationError) -> str:
     if _not_json(exc):
+        if _TOO_DEEP in exc.errors(include_input=False, include_url=False)[0]["msg"]:
+            return "not valid JSON: nested too deeply"
         return "not valid JSON"
     errors = exc.errors(include_input=False, include_url=False)
     named = []
