@@ -102,3 +102,28 @@ def test_replay_names_a_turn_dated_past_2100_on_one_line_and_stores_the_rest(
         "2100-01-01T00:00:00Z"
     )
     assert lines[1].startswith("2 turns, 4 results (4 new, 0 not passed), 1 lines rejected;")
+
+
+@pytest.mark.parametrize("setting", ["TURNCHECK_JUDGES", "TURNCHECK_WEBHOOKS"])
+def test_a_judges_or_webhooks_file_not_utf8_or_nested_too_deep_is_one_line(
+    tmp_path: Path, setting: str
+) -> None:
+    """The other files a person writes fail as check files do: exit 2, one line naming
+    the file (and the line of a bad byte), never a traceback or the file's text."""
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(BANNED_WORDS_CHECKS)
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes(b"# ops\nname: caf\xe9\n")
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * DEPTH + "\n")
+    nested = "[" * 50_000 + "]" * 50_000  # an environment variable holds at most 128 KiB
+    inline = '{"a": ' + nested + "}" if setting == "TURNCHECK_JUDGES" else nested
+    what = "judges" if setting == "TURNCHECK_JUDGES" else "webhooks"
+    for value, where in (
+        (str(latin1), f"{latin1}:2: not UTF-8"),
+        (str(deep), f"{deep}: nested too deeply"),
+        (inline, f"{setting}: nested too deeply"),
+    ):
+        done = turncheck("check", "--checks", str(checks), cwd=tmp_path, **{setting: value})
+        assert done.returncode == 2, done.stderr
+        assert where.replace(": ", f": cannot read {what}: ", 1) in one_line(done)

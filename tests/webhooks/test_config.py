@@ -129,7 +129,9 @@ def test_names_are_unique_and_the_setting_must_be_a_list() -> None:
     """Two entries with one name, or a mapping, are refused."""
     entry = {"name": "ops", "url": "https://a.example/", "secret": SECRET}
     assert "the name 'ops' is used twice" in refusal([entry, entry])
-    with pytest.raises(WebhookConfigError, match="cannot read webhooks: not valid JSON or YAML"):
+    with pytest.raises(
+        WebhookConfigError, match=r"TURNCHECK_WEBHOOKS:1: cannot read webhooks: not valid JSON$"
+    ):
         load_webhooks("[{", lookup, False)
     with pytest.raises(WebhookConfigError, match="no such file"):
         load_webhooks("/nonexistent/hooks.yaml", lookup, False)

@@ -24,6 +24,7 @@ from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
 from turncheck.worker.errors import CheckDefinitionError
+from turncheck.worker.runtime import config_files
 from turncheck.worker.turns.structs import Turn
 
 if TYPE_CHECKING:
@@ -163,16 +164,10 @@ def _expand(paths: Iterable[Path]) -> list[Path]:
 def parse_check_file(path: Path) -> CheckFile:
     """Read and validate one file; raises ``CheckDefinitionError`` pointing at the bad line."""
     source = str(path)
-    text = _read_text(path)
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise CheckDefinitionError(source, line, None, None, f"not valid YAML: {exc}") from None
-    except RecursionError:  # PyYAML recurses once per level: a few hundred is its limit
-        raise CheckDefinitionError(source, None, None, None, "nested too deeply") from None
+        data, root = config_files.parse_yaml(config_files.read_text(path))
+    except config_files.UnreadableConfig as exc:
+        raise CheckDefinitionError(source, exc.line, None, None, exc.reason) from None
     try:
         return CheckFile.model_validate(data)
     except ValidationError as exc:
@@ -185,21 +180,6 @@ def parse_check_file(path: Path) -> CheckFile:
             _field_of(loc),
             error["msg"].removeprefix("Value error, "),
         ) from None
-
-
-def _read_text(path: Path) -> str:
-    """The file's text; a file that is not UTF-8 is refused at the line of its first bad
-    byte, one that cannot be read with the reason."""
-    source = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CheckDefinitionError(source, None, None, None, exc.strerror or "unreadable") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise CheckDefinitionError(source, line, None, None, "not UTF-8") from None
 
 
 _MEMBER = re.compile(r"[A-Z]|[a-z-]+\[")

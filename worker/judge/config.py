@@ -20,7 +20,6 @@ turn's own model needs is only known per turn (``plan.py``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from turncheck.worker.checks import CheckSet
 from turncheck.worker.errors import CheckDefinitionError, ConfigurationError, JudgeConfigError
+from turncheck.worker.runtime import config_files
 
 
 class JudgeEndpoint(BaseModel):
@@ -109,14 +109,13 @@ def load_judges(value: str | None) -> dict[str, JudgeEndpoint]:
     root: yaml.Node | None = None
     try:
         if text.startswith("{"):
-            data = json.loads(text)
+            data = config_files.parse_json(text)
         else:
             source = text
-            content = Path(text).read_text(encoding="utf-8")
-            data = yaml.safe_load(content)
-            root = yaml.compose(content, Loader=yaml.SafeLoader)
-    except (OSError, ValueError, yaml.YAMLError) as exc:
-        raise JudgeConfigError(f"{source}: cannot read judges: {exc}") from None
+            data, root = config_files.parse_yaml(config_files.read_text(Path(text)))
+    except config_files.UnreadableConfig as exc:
+        at = f"{source}:{exc.line}" if exc.line is not None else source
+        raise JudgeConfigError(f"{at}: cannot read judges: {exc.reason}") from None
     try:
         return TypeAdapter(JudgeMap).validate_python(data or {})
     except ValidationError as exc:

@@ -13,17 +13,16 @@ position, its name and the field, never the secret or the URL (it may carry a to
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, ValidationError
 
 from turncheck.worker.errors import WebhookConfigError
+from turncheck.worker.runtime import config_files
 from turncheck.worker.webhooks.guard import AddressRefused, check_literal
 from turncheck.worker.webhooks.signing import secret_key
 
@@ -110,10 +109,9 @@ def _endpoint(entry: EndpointEntry, lookup: SecretLookup, allow_private: bool) -
 def _read(value: str) -> tuple[str, Any]:
     text = value.strip()
     if text.startswith("["):
-        source, data = SETTING, json.loads(text)
-    else:
-        source, data = text, yaml.safe_load(Path(text).read_text(encoding="utf-8"))
-    return source, data
+        return SETTING, config_files.parse_json(text)
+    data, _root = config_files.parse_yaml(config_files.read_text(Path(text)))
+    return text, data
 
 
 def load_webhooks(value: str | None, lookup: SecretLookup, allow_private: bool) -> list[Endpoint]:
@@ -124,12 +122,9 @@ def load_webhooks(value: str | None, lookup: SecretLookup, allow_private: bool) 
     where = SETTING if value.strip().startswith("[") else value.strip()
     try:
         source, data = _read(value)
-    except OSError as exc:
-        why = (exc.strerror or type(exc).__name__).lower()
-        raise WebhookConfigError(f"{where}: cannot read webhooks: {why}") from None
-    except (ValueError, yaml.YAMLError):
-        # The parser's message may quote the text, and the text may hold a secret.
-        raise WebhookConfigError(f"{where}: cannot read webhooks: not valid JSON or YAML") from None
+    except config_files.UnreadableConfig as exc:
+        at = f"{where}:{exc.line}" if exc.line is not None else where
+        raise WebhookConfigError(f"{at}: cannot read webhooks: {exc.reason}") from None
     if not isinstance(data, list):
         raise _fail(source, "webhooks", "must be a list of endpoints")
     endpoints: list[Endpoint] = []
