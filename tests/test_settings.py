@@ -21,6 +21,15 @@ def test_a_bad_value_names_its_variable_and_never_the_value(
     assert "abc-secret" not in message
 
 
+def test_retention_is_at_most_a_century(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past a century of retention an expiry could overflow the dates a store holds."""
+    monkeypatch.setenv("TURNCHECK_RETENTION_DAYS", "36525")
+    assert load_settings().retention_days == 36_525
+    monkeypatch.setenv("TURNCHECK_RETENTION_DAYS", "3000000")
+    with pytest.raises(ConfigurationError, match="TURNCHECK_RETENTION_DAYS: Input should be less"):
+        load_settings()
+
+
 def test_the_log_format_is_text_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TURNCHECK_LOG_FORMAT", raising=False)
     assert load_settings().log_format == "text"

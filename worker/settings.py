@@ -46,7 +46,8 @@ class Settings(BaseSettings):
         ge=6_000,
         description="How long the group waits for a silent worker before moving its partitions.",
     )
-    retention_days: int = Field(default=30, ge=1)
+    # A century: with turns dated before 2100 every expiry stays a date Python can hold.
+    retention_days: int = Field(default=30, ge=1, le=36_525)
     batch_max_records: int = Field(
         default=2000,
         ge=1,
