@@ -67,3 +67,10 @@ def test_deep_nesting_is_refused_or_ignored(depth: int, around: bool) -> None:
         else with_deep({**VALID, "extra": DEEP}, depth)
     )
     decided(raw)
+
+
+@given(times)
+def test_a_request_is_accepted_only_with_a_time_the_ledger_can_keep(requested_at: str) -> None:
+    """Times at the ends of the calendar and of the zones are refused unless they can be
+    written in UTC, as the ledger keeps them."""
+    decided(json.dumps({"person_id": PERSON, "requested_at": requested_at}).encode())

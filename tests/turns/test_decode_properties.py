@@ -21,14 +21,17 @@ from tests.fuzzing import (
     mutated,
     nested,
     raw_number,
+    replaced,
     times,
     with_deep,
 )
-from tests.turns.decode_cases import plain, rich_turn
+from tests.turns.decode_cases import DIGESTS, IDS, SHAPES, TIMES, VERSIONS, plain, rich_turn
 from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.turns.decode import contract_turn, decode_turn
 
 valid_turns = st.sampled_from([rich_turn(), turn_dict()])
+# The differential test's values at the contract's edges, beside any JSON at all.
+EDGE_VALUES = st.sampled_from([*TIMES, *VERSIONS, *IDS, *DIGESTS, *SHAPES])
 
 
 def decided(raw: bytes) -> tuple[str, Any]:
@@ -55,9 +58,22 @@ def test_any_bytes_are_a_turn_or_refused_and_both_readers_agree(raw: bytes) -> N
 def test_any_json_in_any_field_is_decided_alike(data: st.DataObject) -> None:
     """A valid turn with any JSON value (huge numbers, NaN, NUL, lone surrogates, odd
     times, number literals past a float) in any of its fields is decided alike."""
-    values = json_values | times | raw_number()
+    values = json_values | times | raw_number() | EDGE_VALUES
     turn = data.draw(mutated(data.draw(valid_turns), values))
     decided(data.draw(json_bytes(turn)))
+
+
+STORED = [("turn_id",), ("thread_id",), ("person_id",), ("agent", "id"), ("agent", "version")]
+STORED += [("created_at",), ("schema",), ("channel",), ("output", "text")]
+
+
+@given(st.sampled_from(STORED), json_values | times | raw_number() | EDGE_VALUES, st.data())
+def test_any_value_in_a_field_the_store_keeps_is_decided_alike(
+    path: tuple[str, ...], value: Any, data: st.DataObject
+) -> None:
+    """Any value in an id, the version, the time or the schema is decided alike: the fields
+    the store keeps, where msgspec's reading must refuse what pydantic refuses."""
+    decided(data.draw(json_bytes(replaced(rich_turn(), path, value))))
 
 
 @pytest.mark.parametrize("depth", DEPTHS)
