@@ -20,8 +20,10 @@ from typing import Any, NoReturn
 
 import asyncpg
 import pytest
+from hypothesis import settings
 from sqlalchemy import make_url, text
 
+import tests.fuzzing  # noqa: F401  (registers the hypothesis profiles)
 from tests.factories import FIXED_NOW
 from turncheck.worker.checks.gates.engine import hyperscan
 from turncheck.worker.store import Store
@@ -36,6 +38,9 @@ its retention window when it arrives is neither stored nor counted. Commands and
 the tests start on the real clock keep them a century, so the suite does not stop
 passing 30 days after that date; a test about retention sets its own."""
 os.environ.setdefault("TURNCHECK_RETENTION_DAYS", TEST_RETENTION_DAYS)
+
+# Bounded and the same on every run; `--hypothesis-profile=many` (loaded after this) tries more.
+settings.load_profile("ci")
 
 
 def missing(message: str) -> NoReturn:

@@ -50,7 +50,8 @@ def test_the_dev_tools_are_pinned_exactly() -> None:
         requirement.partition("==")[::2] if "==" in requirement else (requirement, "")
         for requirement in dev["dev"]
     )
-    tools = ["pytest", "pytest-asyncio", "pytest-timeout", "ruff", "mypy"]
+    tools = ["pytest", "pytest-asyncio", "pytest-timeout", "ruff", "mypy", "hypothesis"]
+    tools += ["schemathesis"]
     stubs = [name for name in requirements if name.startswith("types-")]
     assert stubs, "mypy's stubs are part of what it says"
     unpinned = [name for name in tools + stubs if not requirements.get(name)]
