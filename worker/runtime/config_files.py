@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+TOO_LONG_A_NUMBER = "holds a number of more digits than can be read"
+
 
 @dataclass(frozen=True, slots=True)
 class UnreadableConfig(Exception):
@@ -48,6 +50,8 @@ def parse_yaml(text: str) -> tuple[Any, yaml.Node | None]:
         raise UnreadableConfig(reason, mark.line + 1 if mark else None) from None
     except RecursionError:  # PyYAML recurses once per level: a few hundred is its limit
         raise UnreadableConfig("nested too deeply") from None
+    except ValueError:  # int() of a number past Python's 4,300 digits, in the constructor
+        raise UnreadableConfig(TOO_LONG_A_NUMBER) from None
 
 
 def parse_json(text: str) -> Any:
@@ -58,3 +62,5 @@ def parse_json(text: str) -> Any:
         raise UnreadableConfig("not valid JSON", exc.lineno) from None
     except RecursionError:
         raise UnreadableConfig("nested too deeply") from None
+    except ValueError:
+        raise UnreadableConfig(TOO_LONG_A_NUMBER) from None
