@@ -64,3 +64,29 @@ async def test_a_query_while_the_database_is_down_is_a_json_503(closed_port: int
         await down.close()
     assert response.status_code == 503
     assert response.json() == {"error": "database unavailable"}
+
+
+async def test_a_bug_is_a_500_whose_log_has_no_traceback_and_the_connection_lives(
+    store: Store,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A bug answers 500 JSON and logs its route and type, and no traceback: a database
+    error's message holds the query's parameters, a person id among them."""
+
+    async def broken(turn_id: str) -> object:
+        raise RuntimeError(f"[parameters: ('{turn_id}', 'canary.person@example.com')]")
+
+    monkeypatch.setattr(store.queries, "results_for_turn", broken)
+    async with running_api(api_settings(database_url), store) as client:
+        client.headers.update(AUTH)
+        first = await client.get("/v1/turns/t-1/results")
+    assert (first.status_code, first.json()) == (500, {"error": "internal error"})
+    logged = [(r.name, r.getMessage(), r.exc_info) for r in caplog.records]
+    assert (
+        "turncheck.worker.api.errors",
+        "api request failed route=/v1/turns/{turn_id}/results error=RuntimeError",
+        None,
+    ) in logged
+    assert not [line for line in logged if line[2] is not None or "canary" in line[1]], logged

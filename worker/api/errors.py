@@ -3,7 +3,7 @@
     HTTPException (ours and Starlette's)  its status; its headers (WWW-Authenticate) kept
     RequestValidationError                422 naming each parameter at fault, never its value
     StoreUnavailable                      503 "database unavailable"
-    anything else                         500 "internal error" (the traceback goes to the log)
+    anything else                         500 "internal error" (the route and the type logged)
 
 A validation error's message leaves out the value given: a query may hold anything,
 and the API never echoes what a caller sent. A log line names the route's template
@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turncheck.worker.api.models import ErrorBody
 from turncheck.worker.errors import StoreUnavailable
@@ -89,3 +90,30 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StoreUnavailable, store_down)
     app.add_exception_handler(Exception, bug)
+
+
+class AnsweredErrors:
+    """The outermost ASGI layer: an error already answered 500 goes no further.
+
+    Starlette raises the exception again once its 500 is sent, for the server to log;
+    uvicorn then logs its traceback, whose messages can hold a query's parameters (a
+    person id), and drops the connection. ``bug`` has logged the route and the error's
+    type; an error raised before any answer still reaches the server.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        answered = False
+
+        async def sending(message: Message) -> None:
+            nonlocal answered
+            answered = answered or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            if not answered:
+                raise

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 
 from turncheck.worker.api.app import create_app
 from turncheck.worker.api.auth import configured_token
+from turncheck.worker.api.errors import AnsweredErrors
 from turncheck.worker.api.hosts import is_loopback
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.errors import ConfigurationError
@@ -98,7 +99,7 @@ class _Standalone(uvicorn.Server):
 
 def uvicorn_config(app: FastAPI) -> uvicorn.Config:
     return uvicorn.Config(
-        app,
+        AnsweredErrors(app),
         log_config=None,  # keep worker/runtime/logs.py's format
         access_log=False,
         server_header=False,
