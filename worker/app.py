@@ -137,6 +137,9 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
     api = embedded_api(settings, store, clock)
     app = FastStream(broker, logger=broker_log)
     stop = asyncio.Event()
+    # Webhooks stop first and on their own: their grace runs beside the consumer's and
+    # the judges', so one shutdown takes about TURNCHECK_SHUTDOWN_TIMEOUT_S, not a sum.
+    stop_webhooks = asyncio.Event()
     publishing = OutboxPolicy.of(settings)
     tasks: list[asyncio.Task[None]] = []
 
@@ -162,7 +165,7 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
         )
         tasks.append(asyncio.create_task(sender))
         if parts.webhooks:
-            hooks = serve_webhooks(settings, parts.webhooks, store.database, clock, stop)
+            hooks = serve_webhooks(settings, parts.webhooks, store.database, clock, stop_webhooks)
             tasks.append(asyncio.create_task(hooks))
         log.info(describe_alerts(parts.alerts))
         if eraser is None:
@@ -175,12 +178,16 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
     async def finish() -> None:
         # Order matters: let the batch in hand be stored and committed, then
         # send the events it wrote, and only then let the broker close.
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + settings.shutdown_timeout_s
+        stop_webhooks.set()  # what they do not send now waits for the next start
         if api is not None:
             await api.stop()  # the requests in hand finish; the store is still open
         scheduler.shutdown()  # cancels a round in progress; what it held is done again
         await consumer.stop()
         await dead_letter.stop()
-        await settle_judging(judging, client, settings.shutdown_timeout_s)
+        # The judgements in hand get what is left of the one shutdown budget.
+        await settle_judging(judging, client, max(0.0, ends - loop.time()))
         stop.set()
         # The loop has ended before the drain claims under the same replica name: two
         # publishers of one name at once would each take back the other's rows.
