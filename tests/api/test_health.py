@@ -66,7 +66,7 @@ async def test_a_query_while_the_database_is_down_is_a_json_503(closed_port: int
     assert response.json() == {"error": "database unavailable"}
 
 
-async def test_a_bug_is_a_500_whose_log_has_no_traceback_and_the_connection_lives(
+async def test_a_bug_is_a_500_whose_log_names_its_route_and_holds_no_traceback(
     store: Store,
     database_url: str,
     monkeypatch: pytest.MonkeyPatch,
