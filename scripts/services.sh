@@ -2,6 +2,8 @@
 # Local Kafka (KRaft, single node) and PostgreSQL for turncheck's tests.
 # Usage: scripts/services.sh start|stop|status|env
 set -euo pipefail
+# runuser and PostgreSQL's tools live in sbin, which a non-login or cron PATH may lack.
+PATH="$PATH:/usr/sbin:/sbin"
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="${TURNCHECK_SERVICES_CACHE:-$HOME/.cache/turncheck-services}"
