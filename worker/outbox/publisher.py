@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from turncheck.worker.clock import Clock
+from turncheck.worker.runtime.backoff import doubled_s
 from turncheck.worker.runtime.claimant import claimant_id
 from turncheck.worker.settings import DEFAULTS, Settings
 from turncheck.worker.store import FailedSend, PendingEvent
@@ -81,8 +82,7 @@ class OutboxPolicy:
         """The wait after a row's ``attempts + 1``-th failure: ``first * 2**attempts``,
         capped at ``retry_max_s``, scaled by ``jitter`` in [0, 1) to between half and all
         of it, so rows that failed together do not come back together."""
-        exponential = self.retry_first_s * 2.0 ** min(attempts, 62)
-        return min(exponential, self.retry_max_s) * (0.5 + jitter / 2)
+        return doubled_s(self.retry_first_s, self.retry_max_s, attempts + 1) * (0.5 + jitter / 2)
 
 
 DEFAULT_OUTBOX = OutboxPolicy()

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from turncheck.worker.clock import Clock
+from turncheck.worker.runtime.backoff import doubled_s
 from turncheck.worker.runtime.claimant import claimant_id
 from turncheck.worker.settings import DEFAULTS, Settings
 from turncheck.worker.store.webhook_admin import Configured, WebhookEndpoints
@@ -67,7 +68,7 @@ class WebhookPolicy:
         ``first * 2**attempts``; capped at ``retry_max_s`` either way."""
         if retry_after_s is not None:
             return min(retry_after_s, self.retry_max_s)
-        return min(self.retry_first_s * 2.0 ** min(attempts, 62), self.retry_max_s) * jitter
+        return doubled_s(self.retry_first_s, self.retry_max_s, attempts + 1) * jitter
 
 
 @dataclass
