@@ -50,6 +50,10 @@ def refusal(address: Address) -> str | None:
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:
             return refusal(address.ipv4_mapped)
+        # A 6to4 address is its IPv4 one, wherever a relay is: judged by it alone, as
+        # Python releases differ on whether all of 2002::/16 is private.
+        if address.sixtofour is not None:
+            return refusal(address.sixtofour)
         for inner in embedded_ipv4(address):
             if why := refusal(inner):
                 return why
