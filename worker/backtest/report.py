@@ -85,6 +85,11 @@ class LiveComparison:
     newly_failing_examples: Examples = field(default_factory=Examples)
     newly_passing_examples: Examples = field(default_factory=Examples)
 
+    @property
+    def stored(self) -> int:
+        """Turns on which the live check has a stored result."""
+        return self.newly_failing + self.newly_passing + self.unchanged
+
     def add(self, turn_id: str, draft_passed: bool, live_passed: bool | None) -> None:
         if live_passed is None:
             self.no_live_result += 1
@@ -138,6 +143,15 @@ class Labelled:
     false_alarms_cleared: int = 0
     missed_examples: Examples = field(default_factory=Examples)
     raised_examples: Examples = field(default_factory=Examples)
+
+    @property
+    def total(self) -> int:
+        return (
+            self.confirmed_caught
+            + self.confirmed_missed
+            + self.false_alarms_raised
+            + self.false_alarms_cleared
+        )
 
     def add(self, turn_id: str, label: str, draft_passed: bool) -> None:
         if label == "confirmed":
