@@ -22,6 +22,7 @@ def _ids(ids: list[str]) -> str:
 
 
 def report_view(report: Report) -> Group:
+    """The tables; ``totals_line`` is printed after them, as one line at any width."""
     rows = [report.checks[key] for key in sorted(report.checks)]
     parts: list[Table | Text] = [checks_table(rows), Text(reasons_text(rows))]
     compared = [row for row in rows if row.live is not None and row.live.stored]
@@ -30,7 +31,6 @@ def report_view(report: Report) -> Group:
     labelled = [row for row in rows if row.labelled is not None and row.labelled.total]
     if labelled:
         parts.append(labelled_table(labelled))
-    parts.append(Text(totals_line(report)))
     return Group(*parts)
 
 

@@ -325,6 +325,7 @@ class Report:
         return found
 
     def as_dict(self) -> dict[str, Any]:
+        wall_time_s = round(self.wall_time_s, 3)  # and the speed of that: read back, the same
         return {
             "schema": SCHEMA,
             "source": self.source,
@@ -334,8 +335,8 @@ class Report:
                 "unchecked": self.unchecked,
                 "partitions": list(self.partitions),
                 "processes": self.processes,
-                "wall_time_s": round(self.wall_time_s, 3),
-                "turns_per_s": None if self.turns_per_s is None else round(self.turns_per_s, 1),
+                "wall_time_s": wall_time_s,
+                "turns_per_s": round(self.turns_read / wall_time_s, 1) if wall_time_s else None,
             },
             "judged_skipped": list(self.judged_skipped),
             "checks": [self.checks[key].as_dict() for key in sorted(self.checks)],

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka import AIOKafkaClient, AIOKafkaConsumer, TopicPartition
 from aiokafka.errors import KafkaError
 
 from turncheck.worker.errors import ConfigurationError, ServiceUnavailable, type_words
@@ -81,15 +81,10 @@ async def plan_topic(
     """The offsets to read per partition (all of ``topic``'s, or ``partitions``).
     ``ConfigurationError`` for a topic or partition the broker does not have;
     ``ServiceUnavailable`` when it does not answer."""
+    existing = await _partitions_of(bootstrap, topic)
     consumer = _consumer(bootstrap)
     try:
         await consumer.start()
-        topics = await consumer.topics()
-        if topic not in topics:
-            raise ConfigurationError(
-                f"no topic {topic!r} on the broker (TURNCHECK_TOPIC_TURNS names it)"
-            )
-        existing = sorted(consumer.partitions_for_topic(topic) or ())
         chosen = existing if partitions is None else sorted(set(partitions))
         absent = [p for p in chosen if p not in existing]
         if absent:
@@ -110,6 +105,22 @@ async def plan_topic(
         raise _unavailable(bootstrap, exc) from None
     finally:
         await consumer.stop()
+
+
+async def _partitions_of(bootstrap: str, topic: str) -> list[int]:
+    client = AIOKafkaClient(bootstrap_servers=bootstrap, client_id=CLIENT_ID)
+    try:
+        await client.bootstrap()
+        cluster = await client.fetch_all_metadata()
+    except KafkaError as exc:
+        raise _unavailable(bootstrap, exc) from None
+    finally:
+        await client.close()
+    if topic not in cluster.topics():
+        raise ConfigurationError(
+            f"no topic {topic!r} on the broker (TURNCHECK_TOPIC_TURNS names it)"
+        )
+    return sorted(cluster.partitions_for_topic(topic) or ())
 
 
 async def _offsets_at(

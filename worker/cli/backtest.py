@@ -201,6 +201,8 @@ def _show(report: Report, as_json: bool) -> None:
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
         return
-    from turncheck.worker.backtest.render import report_view
+    from turncheck.worker.backtest.render import report_view, totals_line
 
-    Console().print(report_view(report))
+    out = Console()
+    out.print(report_view(report))
+    out.print(totals_line(report), markup=False, highlight=False, soft_wrap=True)
