@@ -27,10 +27,10 @@ def report_view(report: Report) -> Group:
     parts: list[Table | Text] = [checks_table(rows), Text(reasons_text(rows))]
     compared = [row for row in rows if row.live is not None and row.live.stored]
     if compared:
-        parts.append(live_table(compared))
+        parts += [live_table(compared), Text(changed_text(compared))]
     labelled = [row for row in rows if row.labelled is not None and row.labelled.total]
     if labelled:
-        parts.append(labelled_table(labelled))
+        parts += [labelled_table(labelled), Text(regressions_text(labelled))]
     return Group(*parts)
 
 
@@ -63,11 +63,11 @@ def reasons_text(rows: list[CheckReport]) -> str:
 
 
 def live_table(rows: list[CheckReport]) -> Table:
-    table = Table(title="against the live check of the same name (its stored results)")
-    for column in ("check", "agent", "newly failing", "newly passing", "unchanged", "no result"):
-        table.add_column(column, justify="left" if column in ("check", "agent") else "right")
-    table.add_column("newly failing turns")
-    table.add_column("newly passing turns")
+    table = Table(title="against the stored results of the live check of the same name")
+    table.add_column("check", no_wrap=True)
+    table.add_column("agent", no_wrap=True)
+    for column in ("newly failing", "newly passing", "unchanged", "no live result"):
+        table.add_column(column, justify="right")
     for row in rows:
         live = row.live
         assert live is not None
@@ -78,19 +78,31 @@ def live_table(rows: list[CheckReport]) -> Table:
             str(live.newly_passing),
             str(live.unchanged),
             str(live.no_live_result),
-            _ids(live.newly_failing_examples.as_list()),
-            _ids(live.newly_passing_examples.as_list()),
         )
     return table
 
 
+def changed_text(rows: list[CheckReport]) -> str:
+    """The turns a draft check would newly fail or newly pass."""
+    lines = []
+    for row in rows:
+        live = row.live
+        assert live is not None
+        for what, examples in (
+            ("newly failing", live.newly_failing_examples),
+            ("newly passing", live.newly_passing_examples),
+        ):
+            if examples.ids:
+                lines.append(f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}")
+    return "\n".join(lines)
+
+
 def labelled_table(rows: list[CheckReport]) -> Table:
-    table = Table(title="on labelled turns")
-    columns = ("check", "agent", "confirmed caught", "confirmed missed", "false alarms raised")
-    for column in (*columns, "false alarms cleared"):
-        table.add_column(column, justify="left" if column in ("check", "agent") else "right")
-    table.add_column("missed turns")
-    table.add_column("still raised on")
+    table = Table(title="on turns labelled for a check of the same name")
+    table.add_column("check", no_wrap=True)
+    table.add_column("agent", no_wrap=True)
+    for column in ("confirmed caught", "confirmed missed", "false alarms raised", "cleared"):
+        table.add_column(column, justify="right")
     for row in rows:
         labelled = row.labelled
         assert labelled is not None
@@ -101,10 +113,23 @@ def labelled_table(rows: list[CheckReport]) -> Table:
             str(labelled.confirmed_missed),
             str(labelled.false_alarms_raised),
             str(labelled.false_alarms_cleared),
-            _ids(labelled.missed_examples.as_list()),
-            _ids(labelled.raised_examples.as_list()),
         )
     return table
+
+
+def regressions_text(rows: list[CheckReport]) -> str:
+    """The labelled turns the draft gets wrong: confirmed failures missed, false alarms raised."""
+    lines = []
+    for row in rows:
+        labelled = row.labelled
+        assert labelled is not None
+        for what, examples in (
+            ("misses confirmed failures on", labelled.missed_examples),
+            ("still raises false alarms on", labelled.raised_examples),
+        ):
+            if examples.ids:
+                lines.append(f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}")
+    return "\n".join(lines)
 
 
 def partitions_text(partitions: tuple[int, ...]) -> str:
@@ -122,11 +147,12 @@ def totals_line(report: Report) -> str:
     where = report.source
     if report.partitions:
         where += f" partitions {partitions_text(report.partitions)}"
-    speed = "" if report.turns_per_s is None else f", {report.turns_per_s:,.0f} turns/s"
+    speed = "-" if report.turns_per_s is None else f"{report.turns_per_s:,.0f}"
+    processes = f"{report.processes} process{'es' if report.processes != 1 else ''}"
     line = (
-        f"{report.turns_read} turns read from {where} ({report.unreadable} unreadable, "
-        f"{report.unchecked} of agents without a draft check) in {report.wall_time_s:.1f} s"
-        f"{speed}, {report.processes} process{'es' if report.processes != 1 else ''}"
+        f"{report.turns_read} turns read from {where} in {report.wall_time_s:.1f} s "
+        f"({speed} turns/s, {processes}); {report.unreadable} unreadable, "
+        f"{report.unchecked} of agents the draft has no check for"
     )
     if report.judged_skipped:
         line += f"; judged checks not run: {', '.join(report.judged_skipped)}"
