@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+from pydantic import SecretStr
+
 from tests.backtest.conftest import write
-from tests.factories import turn_bytes, turn_dict
+from tests.conftest import fresh_store
+from tests.factories import FIXED_NOW, turn_bytes, turn_dict
 from turncheck.worker.backtest import BacktestRequest, Report, merge, run_backtest
 from turncheck.worker.backtest.report import EXAMPLES_KEPT
 from turncheck.worker.checks import load_checks
+from turncheck.worker.retention.erasure import Eraser
 from turncheck.worker.settings import Settings
+
+KEY = "backtest-test-key"
 
 DRAFT = """
 agent: support-bot
@@ -139,3 +146,31 @@ def test_a_report_read_back_from_its_json_is_the_same_report(tmp_path: Path) -> 
     report = backtest(tmp_path, turns, labels={("t-1", "no-competitors"): "false_alarm"})
     again = Report.from_dict(json.loads(json.dumps(report.as_dict())))
     assert again.as_dict() == report.as_dict()
+
+
+def test_the_turns_of_erased_persons_are_left_out(database_url: str, tmp_path: Path) -> None:
+    """A turn of a person in the erasure ledger is neither checked nor an example; it is
+    counted as erased."""
+
+    async def erase() -> None:
+        store = await fresh_store(database_url)
+        try:
+            await Eraser(store.database, KEY.encode()).erase(
+                "p-gone", requested_at=FIXED_NOW, now=FIXED_NOW
+            )
+        finally:
+            await store.close()
+
+    asyncio.run(erase())
+    turns = lines(
+        turn_bytes("t-1", "Try HelpCo.", person_id="p-gone"),
+        turn_bytes("t-2", "Try HelpCo.", person_id="p-kept"),
+        turn_bytes("t-3", "Try HelpCo.", person_id=None),
+    )
+    draft = load_checks([write(tmp_path / "draft.yaml", DRAFT)])
+    request = BacktestRequest(draft=draft, file=write(tmp_path / "turns.jsonl", turns))
+    settings = Settings(database_url=database_url, kafka_bootstrap=None, erasure_key=SecretStr(KEY))
+    report = run_backtest(request, settings)
+    assert (report.turns_read, report.erased) == (3, 1)
+    assert row(report, "no-competitors")["examples"] == ["t-2", "t-3"]
+    assert row(report, "no-competitors")["turns_read"] == 2

@@ -11,6 +11,7 @@ those turns, one read per batch. Nothing is stored.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ from turncheck.worker.pipeline.evaluate import evaluate, warm_up
 from turncheck.worker.settings import Settings
 from turncheck.worker.turns.decode import decode_turn
 from turncheck.worker.turns.structs import Turn
+
+log = logging.getLogger(__name__)
 
 BATCH_SIZE = 500
 """Turns per batch: one store read of live results per batch."""
@@ -129,7 +132,7 @@ async def run_part(
     """One process's share: its ranges of the topic (or the file), tallied into a report."""
     request = plan.request
     report = Report(source=plan.source, judged_skipped=() if request.judge else judged_names(plan))
-    live = await LiveResults.open(plan.settings.database_url) if request.compare else None
+    live = await LiveResults.open(plan.settings.database_url, plan.settings.erasure_key)
     judge = await open_judge(plan) if request.judge is not None else None
     tally = Tally(request, report, live, judge)
     try:
@@ -193,16 +196,38 @@ class Tally:
     live: LiveResults | None
     judge: TurnJudge | None
 
+    @property
+    def compare(self) -> bool:
+        return self.request.compare
+
+    async def _turns(self, messages: list[RawMessage]) -> list[Turn]:
+        """The batch's turns, less those of erased persons; what is not a turn is counted."""
+        turns = []
+        for message in messages:
+            try:
+                turns.append(decode_turn(message.value))
+            except InvalidTurn:
+                self.report.unreadable += 1
+            except Exception as exc:  # a bug on one message must not end the backtest
+                log.error(
+                    "message could not be decoded offset=%s error=%s",
+                    message.offset,
+                    type(exc).__name__,
+                )
+                self.report.unreadable += 1
+        self.report.turns_read += len(turns)
+        if self.live is None:
+            return turns
+        persons = {turn.person_id for turn in turns if turn.person_id}
+        erased = await self.live.erased(persons) if persons else set()
+        kept = [turn for turn in turns if turn.person_id not in erased]
+        self.report.erased += len(turns) - len(kept)
+        return kept
+
     async def add(self, messages: list[RawMessage]) -> None:
         report, labels = self.report, self.request.labels
         compared: list[tuple[str, str, bool, LiveComparison]] = []
-        for message in messages:
-            try:
-                turn = decode_turn(message.value)
-            except InvalidTurn:
-                report.unreadable += 1
-                continue
-            report.turns_read += 1
+        for turn in await self._turns(messages):
             results = evaluate(turn, self.request.draft)
             if self.judge is not None:
                 results += await self.judge.judge(turn)
@@ -228,10 +253,10 @@ class Tally:
                     label = labels.get((turn.turn_id, check.name))
                     if label is not None:
                         row.labelled.add(turn.turn_id, label, passed)
-                if self.live is not None:
+                if self.compare and self.live is not None:
                     row.live = row.live or LiveComparison()
                     compared.append((turn.turn_id, check.name, passed, row.live))
-        if self.live is not None and compared:
+        if self.compare and self.live is not None and compared:
             stored = await self.live.verdicts(
                 sorted({turn_id for turn_id, *_ in compared}), {name for _, name, *_ in compared}
             )

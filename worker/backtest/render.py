@@ -154,6 +154,8 @@ def totals_line(report: Report) -> str:
         f"({speed} turns/s, {processes}); {report.unreadable} unreadable, "
         f"{report.unchecked} of agents the draft has no check for"
     )
+    if report.erased:
+        line += f", {report.erased} of erased persons left out"
     if report.judged_skipped:
         line += f"; judged checks not run: {', '.join(report.judged_skipped)}"
     return line

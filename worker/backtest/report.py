@@ -306,6 +306,8 @@ class Report:
     """Messages that are not turns (a tombstone, bad JSON, not the contract): counted, skipped."""
     unchecked: int = 0
     """Turns of agents the draft has no rule check for."""
+    erased: int = 0
+    """Turns of persons in the erasure ledger: left out, as the worker leaves them out."""
     partitions: tuple[int, ...] = ()
     processes: int = 1
     wall_time_s: float = 0.0
@@ -333,6 +335,7 @@ class Report:
                 "turns_read": self.turns_read,
                 "unreadable": self.unreadable,
                 "unchecked": self.unchecked,
+                "erased": self.erased,
                 "partitions": list(self.partitions),
                 "processes": self.processes,
                 "wall_time_s": wall_time_s,
@@ -356,6 +359,7 @@ class Report:
             turns_read=int(totals["turns_read"]),
             unreadable=int(totals["unreadable"]),
             unchecked=int(totals["unchecked"]),
+            erased=int(totals.get("erased", 0)),
             partitions=tuple(int(p) for p in totals["partitions"]),
             processes=int(totals["processes"]),
             wall_time_s=float(totals["wall_time_s"]),
@@ -378,6 +382,7 @@ def merge(reports: Iterable[Report]) -> Report:
         merged.turns_read += report.turns_read
         merged.unreadable += report.unreadable
         merged.unchecked += report.unchecked
+        merged.erased += report.erased
         merged.partitions = tuple(sorted({*merged.partitions, *report.partitions}))
         merged.processes += report.processes
         merged.wall_time_s = max(merged.wall_time_s, report.wall_time_s)

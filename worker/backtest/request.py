@@ -35,7 +35,8 @@ class BacktestRequest:
     judge: object | None = None
     """The judging options (``worker/backtest/judging.py``); None: rule checks only."""
     compare: bool = True
-    """Compare with the stored results of live checks of the same names (read only)."""
+    """Compare with the stored results of live checks of the same names (read only). The
+    erasure ledger is read either way."""
 
 
 @dataclass(frozen=True, slots=True)
