@@ -42,6 +42,8 @@ COLUMNS = 100
 TOKEN = "readme-token"
 
 LOG_TIME = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ", re.M)
+BACKTEST_SPEED = re.compile(r" in \d+\.\d s \([\d,-]+ turns/s")
+"""A backtest's wall time and turns per second, which vary with the machine."""
 VARYING_KEYS = {"checked_at", "occurred_at"}
 BROKEN_PATTERN = re.compile(r"`(?P<check>[\w-]+)`'s pattern written `'(?P<pattern>[^`]+)'`")
 
@@ -145,7 +147,8 @@ def stable(value: Any) -> Any:
 
 
 def stable_text(text: str) -> str:
-    return LOG_TIME.sub("<time> ", "\n".join(line.rstrip() for line in text.splitlines()))
+    text = LOG_TIME.sub("<time> ", "\n".join(line.rstrip() for line in text.splitlines()))
+    return BACKTEST_SPEED.sub(" in <time> (<speed> turns/s", text)
 
 
 def layout(value: Any, indent: int = 0, width: int = 96) -> str:

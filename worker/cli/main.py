@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from turncheck.worker import app as composition
-from turncheck.worker.cli import exits, read, retention, serve, work
+from turncheck.worker.cli import backtest, exits, read, retention, serve, work
 from turncheck.worker.webhooks import cli as webhooks_cli
 
 app = typer.Typer(
@@ -25,6 +25,7 @@ app = typer.Typer(
 err = Console(stderr=True)
 app.add_typer(composition.alert_commands(), name="alerts")
 app.add_typer(webhooks_cli.app, name="webhooks")
+app.add_typer(backtest.app, name="backtest")
 
 
 def _print_version(show: bool) -> None:

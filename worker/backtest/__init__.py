@@ -1,0 +1,16 @@
+"""Backtests: a draft check file tried on past turns, read from the turns topic (by time,
+per partition, outside the live consumer group) or from a file, storing nothing.
+
+``run_backtest(request, settings)`` blocks until the ``Report`` is made; the command
+line (``turncheck backtest``) and the API run it alike. One module a step:
+``request`` (what to try, on which turns), ``sources`` (the turns, from Kafka or a
+file), ``engine`` (one process's run), ``parallel`` (several processes, one report),
+``live`` (the stored results the draft is compared with), ``report`` (what it found,
+JSON-able and mergeable), ``cli`` (the command).
+"""
+
+from turncheck.worker.backtest.engine import run_backtest
+from turncheck.worker.backtest.report import CheckReport, Report, merge
+from turncheck.worker.backtest.request import BacktestRequest, Progress
+
+__all__ = ["BacktestRequest", "CheckReport", "Progress", "Report", "merge", "run_backtest"]

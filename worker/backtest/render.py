@@ -1,0 +1,161 @@
+"""A backtest report as a person reads it in a terminal: one table per draft check's
+figures, the comparison with the live checks, the labelled turns, and the totals."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from turncheck.worker.backtest.report import REASONS_SHOWN, CheckReport, Report
+
+EXAMPLES_SHOWN = 5
+
+
+def _rate(rate: float | None) -> str:
+    return "" if rate is None else f"{rate:.1%}"
+
+
+def _ids(ids: list[str]) -> str:
+    shown = ", ".join(ids[:EXAMPLES_SHOWN])
+    return shown + (" …" if len(ids) > EXAMPLES_SHOWN else "")
+
+
+def report_view(report: Report) -> Group:
+    """The tables; ``totals_line`` is printed after them, as one line at any width."""
+    rows = [report.checks[key] for key in sorted(report.checks)]
+    parts: list[Table | Text] = [checks_table(rows), Text(reasons_text(rows))]
+    compared = [row for row in rows if row.live is not None and row.live.stored]
+    if compared:
+        parts += [live_table(compared), Text(changed_text(compared))]
+    labelled = [row for row in rows if row.labelled is not None and row.labelled.total]
+    if labelled:
+        parts += [labelled_table(labelled), Text(regressions_text(labelled))]
+    return Group(*parts)
+
+
+def checks_table(rows: list[CheckReport]) -> Table:
+    table = Table(title="draft checks on past turns")
+    table.add_column("check", no_wrap=True)
+    table.add_column("agent", no_wrap=True)
+    for column in ("turns", "would fail", "errored"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(
+            row.check,
+            row.agent_id,
+            str(row.turns_read),
+            f"{row.would_fail} {_rate(row.would_fail_rate)}",
+            f"{row.errored} {_rate(row.errored_rate)}",
+        )
+    return table
+
+
+def reasons_text(rows: list[CheckReport]) -> str:
+    """Each check that did not always pass: its most frequent reasons, example turns."""
+    lines = []
+    for row in rows:
+        if not row.reasons.counts:
+            continue
+        lines.append(f"{row.check} ({row.agent_id}): examples {_ids(row.examples.as_list())}")
+        lines += [f"  {n:>6}  {text}" for text, n in row.reasons.top(REASONS_SHOWN)]
+    return "\n".join(lines)
+
+
+def live_table(rows: list[CheckReport]) -> Table:
+    table = Table(title="against the stored results of the live check of the same name")
+    table.add_column("check", no_wrap=True)
+    table.add_column("agent", no_wrap=True)
+    for column in ("newly failing", "newly passing", "unchanged", "no live result"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        live = row.live
+        assert live is not None
+        table.add_row(
+            row.check,
+            row.agent_id,
+            str(live.newly_failing),
+            str(live.newly_passing),
+            str(live.unchanged),
+            str(live.no_live_result),
+        )
+    return table
+
+
+def changed_text(rows: list[CheckReport]) -> str:
+    """The turns a draft check would newly fail or newly pass."""
+    lines = []
+    for row in rows:
+        live = row.live
+        assert live is not None
+        for what, examples in (
+            ("newly failing", live.newly_failing_examples),
+            ("newly passing", live.newly_passing_examples),
+        ):
+            if examples.ids:
+                lines.append(f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}")
+    return "\n".join(lines)
+
+
+def labelled_table(rows: list[CheckReport]) -> Table:
+    table = Table(title="on turns labelled for a check of the same name")
+    table.add_column("check", no_wrap=True)
+    table.add_column("agent", no_wrap=True)
+    for column in ("confirmed caught", "confirmed missed", "false alarms raised", "cleared"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        labelled = row.labelled
+        assert labelled is not None
+        table.add_row(
+            row.check,
+            row.agent_id,
+            str(labelled.confirmed_caught),
+            str(labelled.confirmed_missed),
+            str(labelled.false_alarms_raised),
+            str(labelled.false_alarms_cleared),
+        )
+    return table
+
+
+def regressions_text(rows: list[CheckReport]) -> str:
+    """The labelled turns the draft gets wrong: confirmed failures missed, false alarms raised."""
+    lines = []
+    for row in rows:
+        labelled = row.labelled
+        assert labelled is not None
+        for what, examples in (
+            ("misses confirmed failures on", labelled.missed_examples),
+            ("still raises false alarms on", labelled.raised_examples),
+        ):
+            if examples.ids:
+                lines.append(f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}")
+    return "\n".join(lines)
+
+
+def partitions_text(partitions: tuple[int, ...]) -> str:
+    """``0-5,8``: runs of consecutive partitions as ranges."""
+    runs: list[str] = []
+    for p in partitions:
+        if runs and runs[-1].split("-")[-1] == str(p - 1):
+            runs[-1] = f"{runs[-1].split('-')[0]}-{p}"
+        else:
+            runs.append(str(p))
+    return ",".join(runs)
+
+
+def totals_line(report: Report) -> str:
+    where = report.source
+    if report.partitions:
+        where += f" partitions {partitions_text(report.partitions)}"
+    speed = "-" if report.turns_per_s is None else f"{report.turns_per_s:,.0f}"
+    processes = f"{report.processes} process{'es' if report.processes != 1 else ''}"
+    line = (
+        f"{report.turns_read} turns read from {where} in {report.wall_time_s:.1f} s "
+        f"({speed} turns/s, {processes}); {report.unreadable} unreadable, "
+        f"{report.unchecked} of agents the draft has no check for"
+    )
+    if report.erased:
+        line += f", {report.erased} of erased persons left out"
+    if report.judged_skipped:
+        line += f"; judged checks not run: {', '.join(report.judged_skipped)}"
+    return line

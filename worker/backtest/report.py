@@ -1,0 +1,391 @@
+"""What a backtest found: per draft check, and in total. Bounded whatever the range (a
+few counters, at most ``REASONS_KEPT`` reasons and ``EXAMPLES_KEPT`` turn ids per list),
+JSON-able (``as_dict`` / ``from_dict``) and mergeable (``merge``): reports of disjoint
+partitions, processes or machines merge into the report of the whole.
+
+Examples are chosen by a hash of the turn id, the lowest kept: the same turns whatever
+order they were read in and however the work was split, so a merge keeps exactly the
+examples one run over the whole would have kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = "turncheck.backtest/v1"
+REASONS_KEPT = 20
+"""Reasons counted per check; rule checks give fixed sentences, so a few in practice.
+Past this many, further reasons are counted as ``other_reasons``."""
+REASONS_SHOWN = 5
+EXAMPLES_KEPT = 10
+
+
+def _rank(turn_id: str) -> str:
+    return hashlib.blake2b(turn_id.encode(), digest_size=8).hexdigest()
+
+
+@dataclass(slots=True)
+class Examples:
+    """At most ``EXAMPLES_KEPT`` turn ids, the same ones in any order of arrival."""
+
+    ids: list[str] = field(default_factory=list)
+
+    def add(self, turn_id: str) -> None:
+        if turn_id in self.ids:
+            return
+        self.ids.append(turn_id)
+        if len(self.ids) > EXAMPLES_KEPT:
+            self.ids.sort(key=_rank)
+            del self.ids[EXAMPLES_KEPT:]
+
+    def merge(self, other: Examples) -> None:
+        for turn_id in other.ids:
+            self.add(turn_id)
+
+    def as_list(self) -> list[str]:
+        return sorted(self.ids)
+
+
+@dataclass(slots=True)
+class Reasons:
+    """How often each reason was given, for at most ``REASONS_KEPT`` reasons."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    other: int = 0
+
+    def add(self, reason: str | None, n: int = 1) -> None:
+        text = reason or "(no reason given)"
+        if text in self.counts or len(self.counts) < REASONS_KEPT:
+            self.counts[text] = self.counts.get(text, 0) + n
+        else:
+            self.other += n
+
+    def merge(self, other: Reasons) -> None:
+        for text, n in other.counts.items():
+            self.add(text, n)
+        self.other += other.other
+
+    def top(self, n: int | None = None) -> list[tuple[str, int]]:
+        ranked = sorted(self.counts.items(), key=lambda item: (-item[1], item[0]))
+        return ranked if n is None else ranked[:n]
+
+
+@dataclass(slots=True)
+class LiveComparison:
+    """The draft's verdicts against the newest stored result of the live check of the same
+    name on the same turns. "Failing" is not passing: failed or errored, as alerts count."""
+
+    newly_failing: int = 0
+    newly_passing: int = 0
+    unchanged: int = 0
+    no_live_result: int = 0
+    newly_failing_examples: Examples = field(default_factory=Examples)
+    newly_passing_examples: Examples = field(default_factory=Examples)
+
+    @property
+    def stored(self) -> int:
+        """Turns on which the live check has a stored result."""
+        return self.newly_failing + self.newly_passing + self.unchanged
+
+    def add(self, turn_id: str, draft_passed: bool, live_passed: bool | None) -> None:
+        if live_passed is None:
+            self.no_live_result += 1
+        elif live_passed == draft_passed:
+            self.unchanged += 1
+        elif live_passed:
+            self.newly_failing += 1
+            self.newly_failing_examples.add(turn_id)
+        else:
+            self.newly_passing += 1
+            self.newly_passing_examples.add(turn_id)
+
+    def merge(self, other: LiveComparison) -> None:
+        self.newly_failing += other.newly_failing
+        self.newly_passing += other.newly_passing
+        self.unchanged += other.unchanged
+        self.no_live_result += other.no_live_result
+        self.newly_failing_examples.merge(other.newly_failing_examples)
+        self.newly_passing_examples.merge(other.newly_passing_examples)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "newly_failing": self.newly_failing,
+            "newly_passing": self.newly_passing,
+            "unchanged": self.unchanged,
+            "no_live_result": self.no_live_result,
+            "newly_failing_examples": self.newly_failing_examples.as_list(),
+            "newly_passing_examples": self.newly_passing_examples.as_list(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LiveComparison:
+        return cls(
+            int(data["newly_failing"]),
+            int(data["newly_passing"]),
+            int(data["unchanged"]),
+            int(data["no_live_result"]),
+            Examples(list(data["newly_failing_examples"])),
+            Examples(list(data["newly_passing_examples"])),
+        )
+
+
+@dataclass(slots=True)
+class Labelled:
+    """The draft on turns a person labelled for a check of its name: confirmed failures it
+    still catches or now misses, false alarms it still raises or now clears."""
+
+    confirmed_caught: int = 0
+    confirmed_missed: int = 0
+    false_alarms_raised: int = 0
+    false_alarms_cleared: int = 0
+    missed_examples: Examples = field(default_factory=Examples)
+    raised_examples: Examples = field(default_factory=Examples)
+
+    @property
+    def total(self) -> int:
+        return (
+            self.confirmed_caught
+            + self.confirmed_missed
+            + self.false_alarms_raised
+            + self.false_alarms_cleared
+        )
+
+    def add(self, turn_id: str, label: str, draft_passed: bool) -> None:
+        if label == "confirmed":
+            if draft_passed:
+                self.confirmed_missed += 1
+                self.missed_examples.add(turn_id)
+            else:
+                self.confirmed_caught += 1
+        elif label == "false_alarm":
+            if draft_passed:
+                self.false_alarms_cleared += 1
+            else:
+                self.false_alarms_raised += 1
+                self.raised_examples.add(turn_id)
+
+    def merge(self, other: Labelled) -> None:
+        self.confirmed_caught += other.confirmed_caught
+        self.confirmed_missed += other.confirmed_missed
+        self.false_alarms_raised += other.false_alarms_raised
+        self.false_alarms_cleared += other.false_alarms_cleared
+        self.missed_examples.merge(other.missed_examples)
+        self.raised_examples.merge(other.raised_examples)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "confirmed_caught": self.confirmed_caught,
+            "confirmed_missed": self.confirmed_missed,
+            "false_alarms_raised": self.false_alarms_raised,
+            "false_alarms_cleared": self.false_alarms_cleared,
+            "missed_examples": self.missed_examples.as_list(),
+            "raised_examples": self.raised_examples.as_list(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Labelled:
+        return cls(
+            int(data["confirmed_caught"]),
+            int(data["confirmed_missed"]),
+            int(data["false_alarms_raised"]),
+            int(data["false_alarms_cleared"]),
+            Examples(list(data["missed_examples"])),
+            Examples(list(data["raised_examples"])),
+        )
+
+
+CheckKey = tuple[str, str, str]
+"""(agent id, check name, check version): one draft definition."""
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """One draft check over the turns of its agent that were read."""
+
+    agent_id: str
+    check: str
+    check_version: str
+    kind: str
+    turns_read: int = 0
+    passed: int = 0
+    would_fail: int = 0
+    errored: int = 0
+    reasons: Reasons = field(default_factory=Reasons)
+    """Of the results that did not pass."""
+    examples: Examples = field(default_factory=Examples)
+    """Turns it would fail (failed or errored)."""
+    live: LiveComparison | None = None
+    """None: no stored result of a check of this name on any turn read."""
+    labelled: Labelled | None = None
+    """None: no turn read is labelled for a check of this name."""
+
+    @property
+    def key(self) -> CheckKey:
+        return (self.agent_id, self.check, self.check_version)
+
+    @property
+    def would_fail_rate(self) -> float | None:
+        return _rate(self.would_fail, self.turns_read)
+
+    @property
+    def errored_rate(self) -> float | None:
+        return _rate(self.errored, self.turns_read)
+
+    def merge(self, other: CheckReport) -> None:
+        self.turns_read += other.turns_read
+        self.passed += other.passed
+        self.would_fail += other.would_fail
+        self.errored += other.errored
+        self.reasons.merge(other.reasons)
+        self.examples.merge(other.examples)
+        if other.live is not None:
+            self.live = self.live or LiveComparison()
+            self.live.merge(other.live)
+        if other.labelled is not None:
+            self.labelled = self.labelled or Labelled()
+            self.labelled.merge(other.labelled)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "agent_id": self.agent_id,
+            "check": self.check,
+            "check_version": self.check_version,
+            "kind": self.kind,
+            "turns_read": self.turns_read,
+            "passed": self.passed,
+            "would_fail": self.would_fail,
+            "errored": self.errored,
+            "would_fail_rate": self.would_fail_rate,
+            "errored_rate": self.errored_rate,
+            "reasons": [{"reason": text, "count": n} for text, n in self.reasons.top()],
+            "other_reasons": self.reasons.other,
+            "examples": self.examples.as_list(),
+            "live": None if self.live is None else self.live.as_dict(),
+            "labelled": None if self.labelled is None else self.labelled.as_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CheckReport:
+        reasons = Reasons({r["reason"]: int(r["count"]) for r in data["reasons"]})
+        reasons.other = int(data.get("other_reasons", 0))
+        return cls(
+            agent_id=str(data["agent_id"]),
+            check=str(data["check"]),
+            check_version=str(data["check_version"]),
+            kind=str(data["kind"]),
+            turns_read=int(data["turns_read"]),
+            passed=int(data["passed"]),
+            would_fail=int(data["would_fail"]),
+            errored=int(data["errored"]),
+            reasons=reasons,
+            examples=Examples(list(data["examples"])),
+            live=None if data.get("live") is None else LiveComparison.from_dict(data["live"]),
+            labelled=(
+                None if data.get("labelled") is None else Labelled.from_dict(data["labelled"])
+            ),
+        )
+
+
+@dataclass(slots=True)
+class Report:
+    """A backtest's findings. ``wall_time_s`` is the run's own; merged reports of runs side
+    by side take the longest, and ``turns_per_s`` is every turn over that."""
+
+    source: str
+    """``kafka:TOPIC`` or ``file:PATH``."""
+    checks: dict[CheckKey, CheckReport] = field(default_factory=dict)
+    turns_read: int = 0
+    unreadable: int = 0
+    """Messages that are not turns (a tombstone, bad JSON, not the contract): counted, skipped."""
+    unchecked: int = 0
+    """Turns of agents the draft has no rule check for."""
+    erased: int = 0
+    """Turns of persons in the erasure ledger: left out, as the worker leaves them out."""
+    partitions: tuple[int, ...] = ()
+    processes: int = 1
+    wall_time_s: float = 0.0
+    judged_skipped: tuple[str, ...] = ()
+    """Judged checks of the draft left out: a backtest judges only when asked."""
+
+    @property
+    def turns_per_s(self) -> float | None:
+        return self.turns_read / self.wall_time_s if self.wall_time_s > 0 else None
+
+    def check(self, agent_id: str, name: str, version: str, kind: str) -> CheckReport:
+        """The row of one draft check, made on first use."""
+        key = (agent_id, name, version)
+        found = self.checks.get(key)
+        if found is None:
+            found = self.checks[key] = CheckReport(agent_id, name, version, kind)
+        return found
+
+    def as_dict(self) -> dict[str, Any]:
+        wall_time_s = round(self.wall_time_s, 3)  # and the speed of that: read back, the same
+        return {
+            "schema": SCHEMA,
+            "source": self.source,
+            "totals": {
+                "turns_read": self.turns_read,
+                "unreadable": self.unreadable,
+                "unchecked": self.unchecked,
+                "erased": self.erased,
+                "partitions": list(self.partitions),
+                "processes": self.processes,
+                "wall_time_s": wall_time_s,
+                "turns_per_s": round(self.turns_read / wall_time_s, 1) if wall_time_s else None,
+            },
+            "judged_skipped": list(self.judged_skipped),
+            "checks": [self.checks[key].as_dict() for key in sorted(self.checks)],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        """A report ``as_dict`` wrote; ``ValueError`` (or ``KeyError``, ``TypeError``) when
+        it is not one."""
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"not a backtest report (schema is not {SCHEMA!r})")
+        totals = data["totals"]
+        rows = [CheckReport.from_dict(row) for row in data["checks"]]
+        return cls(
+            source=str(data["source"]),
+            checks={row.key: row for row in rows},
+            turns_read=int(totals["turns_read"]),
+            unreadable=int(totals["unreadable"]),
+            unchecked=int(totals["unchecked"]),
+            erased=int(totals.get("erased", 0)),
+            partitions=tuple(int(p) for p in totals["partitions"]),
+            processes=int(totals["processes"]),
+            wall_time_s=float(totals["wall_time_s"]),
+            judged_skipped=tuple(str(name) for name in data["judged_skipped"]),
+        )
+
+
+def merge(reports: Iterable[Report]) -> Report:
+    """One report of several over disjoint turns (partitions, processes, machines): counts
+    add up, examples and reasons merge, the wall time is the longest (they ran side by
+    side). ``ValueError`` for no report at all."""
+    reports = list(reports)
+    if not reports:
+        raise ValueError("no report to merge")
+    sources = sorted({r.source for r in reports})
+    merged = Report(source=sources[0] if len(sources) == 1 else ",".join(sources))
+    for report in reports:
+        for row in report.checks.values():
+            merged.check(row.agent_id, row.check, row.check_version, row.kind).merge(row)
+        merged.turns_read += report.turns_read
+        merged.unreadable += report.unreadable
+        merged.unchecked += report.unchecked
+        merged.erased += report.erased
+        merged.partitions = tuple(sorted({*merged.partitions, *report.partitions}))
+        merged.processes += report.processes
+        merged.wall_time_s = max(merged.wall_time_s, report.wall_time_s)
+        merged.judged_skipped = tuple(sorted({*merged.judged_skipped, *report.judged_skipped}))
+    merged.processes -= 1  # the empty start counted one
+    return merged

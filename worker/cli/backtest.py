@@ -1,0 +1,208 @@
+"""``turncheck backtest``: a draft check file tried on past turns (``worker/backtest/``),
+and ``turncheck backtest merge``: saved ``--json`` reports of parts made one.
+
+Everything heavy is imported inside the commands, so other commands start no slower.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+
+from turncheck.worker.cli import startup
+from turncheck.worker.cli.options import JsonOption, parse_window
+from turncheck.worker.clock import utc_now
+from turncheck.worker.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from turncheck.worker.backtest import BacktestRequest, Report
+    from turncheck.worker.settings import Settings
+
+app = typer.Typer(no_args_is_help=False)
+err = Console(stderr=True)
+
+DEFAULT_SINCE = "7d"
+
+
+@app.callback(invoke_without_command=True)
+def backtest(
+    ctx: typer.Context,
+    checks: Annotated[
+        Path | None, typer.Option("--checks", help="The draft check file to try.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(help="Turns from: 7d, 12h, 30m, 2w back, or an ISO date (default 7d)."),
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Turns before: 7d, 12h, 30m, 2w back, or an ISO date.")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="At most this many turns, across processes.")
+    ] = None,
+    partitions: Annotated[
+        str | None, typer.Option(help="Only these partitions of the topic: 0-5, or 0,2,4.")
+    ] = None,
+    processes: Annotated[
+        int | None,
+        typer.Option(min=1, help="Processes sharing the partitions (default: one per core)."),
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", help="Turns from this JSON Lines file instead.")
+    ] = None,
+    labels: Annotated[
+        Path | None,
+        typer.Option("--labels", help="Labels as `turncheck labels export` writes them."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Try a draft check file on past turns and report; store nothing.
+
+    Reads the turns topic from --since (per partition, by message time, outside the live
+    consumer group, up to the end it finds at the start) or a --file, applies the draft's
+    rule checks, and compares each with the stored results of the live check of the same
+    name. `turncheck backtest merge A.json B.json` merges reports of parts (--partitions).
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    settings = startup.settings()
+    request = _request(settings, checks, since, until, limit, partitions, processes, file, labels)
+    _reach(settings, topic=file is None)
+    report = _run(request, settings)
+    _show(report, as_json)
+
+
+@app.command()
+def merge(
+    reports: Annotated[list[Path], typer.Argument(help="Reports written with --json.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Merge backtest reports of parts (partitions, machines) into the report of the whole."""
+    from turncheck.worker.backtest import Report
+    from turncheck.worker.backtest import merge as merge_reports
+
+    startup.settings()
+    read = []
+    for path in reports:
+        try:
+            read.append(Report.from_dict(json.loads(path.read_bytes())))
+        except OSError as exc:
+            why = (exc.strerror or type(exc).__name__).lower()
+            raise ConfigurationError(f"cannot read report {path}: {why}") from None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ConfigurationError(
+                f"invalid report {path}: not a report `turncheck backtest --json` wrote"
+            ) from None
+    _show(merge_reports(read), as_json)
+
+
+def parse_partitions(text: str) -> tuple[int, ...]:
+    """``0-5``, ``0,2,4`` or both (``0-2,7``) as partition numbers."""
+    found: set[int] = set()
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            first, last = int(low), int(high or low)
+            if first < 0 or last < first:
+                raise ValueError(part)
+            found.update(range(first, last + 1))
+    except ValueError:
+        raise ConfigurationError(
+            f"invalid --partitions {text!r}: use 0-5, 0,2,4 or 0-2,7"
+        ) from None
+    return tuple(sorted(found))
+
+
+def _request(
+    settings: Settings,
+    checks: Path | None,
+    since: str | None,
+    until: str | None,
+    limit: int | None,
+    partitions: str | None,
+    processes: int | None,
+    file: Path | None,
+    labels: Path | None,
+) -> BacktestRequest:
+    """The request the options describe; a bad option or draft is refused (exit 2)."""
+    from turncheck.worker.backtest import BacktestRequest
+    from turncheck.worker.backtest.labels_file import read_labels
+    from turncheck.worker.checks import load_checks
+
+    if checks is None:
+        raise ConfigurationError("missing option --checks: the draft check file to try")
+    draft = load_checks([checks])
+    start, end = None, None
+    if file is not None:
+        startup.require_readable(file)
+        if since is not None or until is not None or partitions is not None:
+            raise ConfigurationError(
+                "--since, --until and --partitions are for the turns topic; --file is read whole"
+            )
+    else:
+        start, end = parse_window(since or DEFAULT_SINCE, until, utc_now())
+    # TODO(lead): once helper "labels" lands, add the stored labels of the draft's check
+    # names here when the store is reachable (its store read for the backtest), the file's
+    # winning over them.
+    return BacktestRequest(
+        draft=draft,
+        since=start,
+        until=end,
+        limit=limit,
+        partitions=parse_partitions(partitions) if partitions is not None else None,
+        file=file,
+        processes=processes,
+        labels=read_labels(labels) if labels is not None else {},
+    )
+
+
+def _reach(settings: Settings, *, topic: bool) -> None:
+    """The broker (for the topic) and a server database must answer (exit 3). An embedded
+    store is not probed: probing would create it, and a backtest creates nothing."""
+    import asyncio
+
+    from turncheck.worker.kafka.probe import probe_broker
+    from turncheck.worker.store.probe import probe_database
+
+    async def probe() -> None:
+        if topic and settings.kafka_bootstrap:
+            await probe_broker(settings.kafka_bootstrap)
+        if not settings.embedded:
+            await probe_database(settings.database_url)
+
+    asyncio.run(probe())
+
+
+def _run(request: BacktestRequest, settings: Settings) -> Report:
+    """The backtest, with a progress bar on stderr when it is a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from turncheck.worker.backtest import Progress as Advance
+    from turncheck.worker.backtest import run_backtest
+
+    if not sys.stderr.isatty():
+        return run_backtest(request, settings)
+    columns = (TextColumn("turns"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("turns", total=None)
+
+        def show(advance: Advance) -> None:
+            bar.update(task, completed=advance.turns_read, total=advance.turns_expected)
+
+        return run_backtest(request, settings, progress=show)
+
+
+def _show(report: Report, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report.as_dict(), indent=2))
+        return
+    from turncheck.worker.backtest.render import report_view, totals_line
+
+    out = Console()
+    out.print(report_view(report))
+    out.print(totals_line(report), markup=False, highlight=False, soft_wrap=True)
