@@ -5,7 +5,9 @@ JSON file with the same mapping. Each judge model names its provider
 (``openai`` for any OpenAI-compatible chat-completions server: OpenAI, vLLM,
 Ollama, llama.cpp, gateways; ``anthropic`` for the Messages API), its base URL,
 the environment variable that holds its key (read when a request is made,
-never logged), a per-request timeout and how many requests may be in flight.
+never logged), a per-request timeout and how many requests may be in flight,
+and optionally what its tokens cost (``input_price_per_million``,
+``output_price_per_million``), for the cost a backtest's ``--judge`` estimates.
 
 An ``openai`` endpoint decides by the model's name whether it is a reasoning
 model (``is_reasoning_model``: o-series, gpt-5), which takes other parameters;
@@ -66,6 +68,19 @@ class JudgeEndpoint(BaseModel):
         ge=0,
         le=100_000,
         description="openai, reasoning models: tokens the model may think on top of its reply.",
+    )
+    input_price_per_million: float | None = Field(
+        default=None,
+        ge=0,
+        allow_inf_nan=False,
+        description="What a million input tokens cost (any currency): a backtest's --judge "
+        "shows the estimated cost with it; none: tokens only.",
+    )
+    output_price_per_million: float | None = Field(
+        default=None,
+        ge=0,
+        allow_inf_nan=False,
+        description="What a million output tokens cost, as above.",
     )
 
     def is_reasoning(self, name: str) -> bool:
