@@ -263,3 +263,27 @@ webhook_endpoints = Table(
     Column("disabled_reason", String(100), nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
 )
+
+# Backtests started over the API (``worker/store/backtests.py``): written by the process
+# running one, read by every replica. ``claimed_until`` is that process's lease; a row
+# queued or running past it is marked failed ("interrupted").
+backtests = Table(
+    "backtests",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    # queued, running, done or failed.
+    Column("status", String(8), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("started_at", UTCDateTime, nullable=True),
+    Column("finished_at", UTCDateTime, nullable=True),
+    Column("claimed_by", String(100), nullable=False),
+    Column("claimed_until", UTCDateTime, nullable=True),
+    # The options asked, with the draft's digest and its checks' names, never its text.
+    Column("options", JSON, nullable=False),
+    Column("estimate", JSON, nullable=True),
+    Column("progress", JSON, nullable=True),
+    Column("report", JSON, nullable=True),
+    Column("error", String(200), nullable=True),
+    Index("ix_backtests_created_at", "created_at"),
+    Index("ix_backtests_status", "status"),
+)
