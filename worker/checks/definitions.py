@@ -163,9 +163,17 @@ def _expand(paths: Iterable[Path]) -> list[Path]:
 
 def parse_check_file(path: Path) -> CheckFile:
     """Read and validate one file; raises ``CheckDefinitionError`` pointing at the bad line."""
-    source = str(path)
     try:
-        data, root = config_files.parse_yaml(config_files.read_text(path))
+        text = config_files.read_text(path)
+    except config_files.UnreadableConfig as exc:
+        raise CheckDefinitionError(str(path), exc.line, None, None, exc.reason) from None
+    return parse_check_text(text, str(path))
+
+
+def parse_check_text(text: str, source: str) -> CheckFile:
+    """Validate a check file's text (a draft sent over the API); errors name ``source``."""
+    try:
+        data, root = config_files.parse_yaml(text)
     except config_files.UnreadableConfig as exc:
         raise CheckDefinitionError(source, exc.line, None, None, exc.reason) from None
     try:
