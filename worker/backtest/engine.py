@@ -147,6 +147,7 @@ async def run_part(
         if live is not None:
             await live.close()
         if judge is not None:
+            judge.tally(report)
             await judge.aclose()
     return report
 
@@ -183,6 +184,10 @@ class TurnJudge(Protocol):
     on it (those its sample takes); once at the end, to close."""
 
     async def judge(self, turn: Turn) -> list[CheckResult]: ...
+
+    def tally(self, report: Report) -> None:
+        """Add what the results do not carry (judgements left out by the cap, tokens)."""
+        ...
 
     async def aclose(self) -> None: ...
 
@@ -227,10 +232,15 @@ class Tally:
     async def add(self, messages: list[RawMessage]) -> None:
         report, labels = self.report, self.request.labels
         compared: list[tuple[str, str, bool, LiveComparison]] = []
-        for turn in await self._turns(messages):
-            results = evaluate(turn, self.request.draft)
-            if self.judge is not None:
-                results += await self.judge.judge(turn)
+        turns = await self._turns(messages)
+        judged: list[list[CheckResult]] = [[] for _ in turns]
+        if self.judge is not None:
+            # The batch's turns are judged side by side: one at a time, a thousand
+            # judgements would take a thousand round trips; the judge client bounds
+            # each endpoint's requests in flight.
+            judged = list(await asyncio.gather(*(self.judge.judge(turn) for turn in turns)))
+        for turn, judged_results in zip(turns, judged, strict=True):
+            results = evaluate(turn, self.request.draft) + judged_results
             if not results:
                 report.unchecked += 1
                 continue

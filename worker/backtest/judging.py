@@ -1,17 +1,387 @@
-"""Judged checks in a backtest (``--judge``): helper "btapi" builds this module.
+"""Judged checks in a backtest (``turncheck backtest --judge``, ``"judge": true`` over the
+API): the draft's judged checks on their sample of the turns read, through the judges of
+``TURNCHECK_JUDGES``, at most ``max_judgements`` judgements a run; nothing is stored.
 
-The engine calls ``open_judge(options, draft, settings)`` once per run when the request
-has ``judge``, then ``judge(turn)`` per turn, then ``aclose()``; a run that judges has one
-process.
+Which turns are judged is the worker's decision (``worker/judge/plan.py``): a background
+check judges the turns on a thread that its deterministic sample takes (``sample_rate``),
+a block-mode one every turn; a turn whose judge model is not configured is ``errored``,
+as in the worker. Judgements past the cap are not asked, and counted per check as
+``not_judged_cap``, never as errored.
+
+``estimate`` says before a run what it would ask: the turns in range, each judged check's
+sample, how many judgements that makes (capped), their input tokens (the prompts the
+checks would send for the first sampled turns, in characters over 4: the project has no
+tokenizer) and at most how many output tokens (the reply's allowance), and the cost when
+the judges file gives prices (``input_price_per_million``, ``output_price_per_million``).
+It reads the first ``PROBE_TURNS`` turns of the range and asks no judge.
+
+The engine calls ``open_judge`` once per run (a run that judges has one process), then
+``judge(turn)`` per turn (several turns at once: the client bounds each endpoint's
+requests in flight), ``tally(report)`` and ``aclose()``.
 """
 
 from __future__ import annotations
 
-from turncheck.worker.backtest.engine import TurnJudge
-from turncheck.worker.checks import CheckSet
-from turncheck.worker.errors import ConfigurationError
-from turncheck.worker.settings import Settings
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncGenerator, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, cast
+
+from turncheck.worker.backtest.report import CheckKey, Report
+from turncheck.worker.backtest.request import BacktestRequest
+from turncheck.worker.checks import CheckResult, CheckSet
+from turncheck.worker.clock import utc_now
+from turncheck.worker.errors import InvalidTurn
+from turncheck.worker.judge.config import JudgeEndpoint, load_judges, require_judges
+from turncheck.worker.judge.http import HttpJudgeClient, JudgeRetry
+from turncheck.worker.judge.kinds import CompiledJudged
+from turncheck.worker.judge.plan import JudgeJob, TurnPlan, plan_turn
+from turncheck.worker.judge.runner import judge_job
+from turncheck.worker.pipeline.batch import RawMessage
+from turncheck.worker.settings import Settings, process_environment
+from turncheck.worker.turns.decode import decode_turn
+from turncheck.worker.turns.structs import Turn
+
+DEFAULT_MAX_JUDGEMENTS = 1000
+MAX_JUDGEMENTS_LIMIT = 1_000_000
+PROBE_TURNS = 500
+"""Turns read before a run to estimate it."""
+MEASURED_PROMPTS = 20
+"""Prompts rendered per check for the token estimate."""
+CHARS_PER_TOKEN = 4
 
 
-async def open_judge(options: object, draft: CheckSet, settings: Settings) -> TurnJudge:
-    raise ConfigurationError("--judge is not available yet: backtests run rule checks only")
+@dataclass(frozen=True, slots=True)
+class JudgeOptions:
+    """What ``--judge`` asks; the judges themselves are ``TURNCHECK_JUDGES``."""
+
+    max_judgements: int = DEFAULT_MAX_JUDGEMENTS
+
+
+def judges_for(settings: Settings, draft: CheckSet) -> dict[str, JudgeEndpoint]:
+    """The configured judges, refusing (``ConfigurationError``) a draft's judged check
+    no judge could decide, as the worker does at start."""
+    judges = load_judges(settings.judges)
+    require_judges(draft, judges)
+    return judges
+
+
+def _plan(turn: Turn, checks: Sequence[CompiledJudged], configured: Iterable[str]) -> TurnPlan:
+    return plan_turn(
+        turn,
+        checks,
+        configured=frozenset(configured),
+        room=len(checks),
+        now=utc_now(),
+        retention=timedelta(0),
+        deadline_s=0,  # the pending judgement it describes is never stored
+    )
+
+
+@dataclass(slots=True)
+class _Spent:
+    capped: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class BacktestJudge:
+    """The engine's ``TurnJudge``: judges each turn's sample, up to the cap."""
+
+    def __init__(
+        self,
+        options: JudgeOptions,
+        draft: CheckSet,
+        client: HttpJudgeClient,
+        deadline_s: float,
+    ) -> None:
+        self.draft = draft
+        self.client = client
+        self.deadline_s = deadline_s
+        self.remaining = options.max_judgements
+        self.asked = 0
+        self._spent: dict[CheckKey, _Spent] = {}
+        self._kinds: dict[CheckKey, str] = {}
+
+    async def judge(self, turn: Turn) -> list[CheckResult]:
+        """The results of the draft's judged checks its sample takes on ``turn``. Which
+        judgements fit under the cap is decided before the first await, so turns judged
+        side by side take the cap in the order they were read."""
+        checks = self.draft.judged_for_agent(turn.agent.id)
+        if not checks:
+            return []
+        plan = _plan(turn, checks, self.client.endpoints)
+        asked: list[JudgeJob] = []
+        for job in plan.jobs:
+            if self.remaining > 0:
+                self.remaining -= 1
+                asked.append(job)
+            else:
+                self._at(turn, job.check).capped += 1
+        self.asked += len(asked)
+        judged = await asyncio.gather(
+            *(judge_job(self.client, job, self.deadline_s) for job in asked)
+        )
+        for job, result in zip(asked, judged, strict=True):
+            spent = self._at(turn, job.check)
+            usage = result.usage or {}
+            spent.input_tokens += usage.get("input_tokens", 0)
+            spent.output_tokens += usage.get("output_tokens", 0)
+        return [*plan.results, *judged]
+
+    def _at(self, turn: Turn, check: CompiledJudged) -> _Spent:
+        key = (turn.agent.id, check.name, check.id.version)
+        spent = self._spent.get(key)
+        if spent is None:
+            spent = self._spent[key] = _Spent()
+            self._kinds[key] = check.id.kind
+        return spent
+
+    def tally(self, report: Report) -> None:
+        """Add the cap and the tokens to the report's rows of the judged checks."""
+        for (agent, name, version), spent in self._spent.items():
+            row = report.check(agent, name, version, self._kinds[agent, name, version])
+            row.not_judged_cap += spent.capped
+            row.judge_input_tokens += spent.input_tokens
+            row.judge_output_tokens += spent.output_tokens
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+async def open_judge(options: object, draft: CheckSet, settings: Settings) -> BacktestJudge:
+    """The run's judge: ``ConfigurationError`` when the draft's judged checks have none."""
+    if not isinstance(options, JudgeOptions):
+        raise TypeError("the request's judge is not JudgeOptions")
+    judges = judges_for(settings, draft)
+    client = HttpJudgeClient(judges, process_environment(), retry=JudgeRetry.of(settings))
+    return BacktestJudge(options, draft, client, settings.judge_deadline_s)
+
+
+# The estimate.
+
+
+@dataclass(frozen=True, slots=True)
+class CheckEstimate:
+    agent_id: str
+    check: str
+    mode: str
+    sample_rate: float
+    sampled: int
+    """Of the turns probed, how many the check would have judged."""
+    judgements: int
+    """Expected over the whole range, before the cap."""
+    input_tokens_each: float
+    output_tokens_each: float
+    cost_each: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeEstimate:
+    turns_in_range: int | None
+    turns_probed: int
+    max_judgements: int
+    checks: tuple[CheckEstimate, ...] = field(default=())
+
+    @property
+    def uncapped(self) -> int:
+        return sum(c.judgements for c in self.checks)
+
+    @property
+    def judgements(self) -> int:
+        return min(self.uncapped, self.max_judgements)
+
+    def _total(self, each: Iterable[float]) -> float:
+        scale = self.judgements / self.uncapped if self.uncapped else 0.0
+        return sum(n * c.judgements * scale for n, c in zip(each, self.checks, strict=True))
+
+    @property
+    def input_tokens(self) -> int:
+        return round(self._total(c.input_tokens_each for c in self.checks))
+
+    @property
+    def output_tokens(self) -> int:
+        return round(self._total(c.output_tokens_each for c in self.checks))
+
+    @property
+    def cost(self) -> float | None:
+        costs = [c.cost_each for c in self.checks if c.judgements]
+        if any(cost is None for cost in costs):
+            return None
+        return self._total(c.cost_each or 0.0 for c in self.checks)
+
+    def as_dict(self) -> dict[str, Any]:
+        cost = self.cost
+        return {
+            "turns_in_range": self.turns_in_range,
+            "turns_probed": self.turns_probed,
+            "checks": [
+                {
+                    "agent_id": c.agent_id,
+                    "check": c.check,
+                    "mode": c.mode,
+                    "sample_rate": c.sample_rate,
+                    "judgements": c.judgements,
+                }
+                for c in self.checks
+            ],
+            "judgements": self.judgements,
+            "max_judgements": self.max_judgements,
+            "capped": self.uncapped > self.max_judgements,
+            "input_tokens": self.input_tokens,
+            "output_tokens_at_most": self.output_tokens,
+            "cost": None if cost is None else round(cost, 4),
+        }
+
+    def lines(self) -> list[str]:
+        """What the command line prints before asking to go on."""
+        turns = "unknown" if self.turns_in_range is None else f"{self.turns_in_range:,}"
+        lines = [f"turns in range: {turns} (first {self.turns_probed:,} read to estimate)"]
+        for c in self.checks:
+            sample = "every turn" if c.mode != "background" else f"sample {c.sample_rate:g}"
+            lines.append(f"  {c.agent_id}/{c.check}: {sample}, about {c.judgements:,} judgements")
+        if self.uncapped > self.max_judgements:
+            asked = (
+                f"judgements: {self.judgements:,}, the cap (--max-judgements); "
+                f"about {self.uncapped:,} without it"
+            )
+        else:
+            asked = f"judgements: about {self.judgements:,} (cap {self.max_judgements:,})"
+        lines.append(asked)
+        lines.append(f"tokens: about {self.input_tokens:,} in, at most {self.output_tokens:,} out")
+        cost = self.cost
+        lines.append(
+            "cost: unknown (no prices in TURNCHECK_JUDGES)"
+            if cost is None
+            else f"cost: about {cost:,.4f} (at the judges file's prices)"
+        )
+        return lines
+
+
+@dataclass(slots=True)
+class _Probe:
+    agent_id: str
+    check: CompiledJudged
+    sampled: int = 0
+    measured: int = 0
+    input_tokens: float = 0.0
+    output_tokens: float = 0.0
+    cost: float | None = 0.0
+
+
+def estimate(request: BacktestRequest, settings: Settings) -> JudgeEstimate:
+    """What judging ``request`` would ask; reads the first turns of its range, asks no
+    judge. Blocks (runs its own event loop): call it in a thread from a loop."""
+    options = request.judge
+    cap = options.max_judgements if isinstance(options, JudgeOptions) else DEFAULT_MAX_JUDGEMENTS
+    judges = judges_for(settings, request.draft)
+    in_range, turns, whole = asyncio.run(_probe(request, settings))
+    probes: dict[tuple[str, str], _Probe] = {}
+    for turn in turns:
+        checks = request.draft.judged_for_agent(turn.agent.id)
+        for check in checks:
+            probes.setdefault((turn.agent.id, check.name), _Probe(turn.agent.id, check))
+        for job in _plan(turn, checks, judges).jobs:
+            probe = probes[turn.agent.id, job.check.name]
+            probe.sampled += 1
+            if probe.measured < MEASURED_PROMPTS:
+                _measure(probe, job, judges[job.request.model])
+    if whole:
+        in_range = len(turns)  # the probe read the whole range
+    found = []
+    for (agent, _), probe in sorted(probes.items()):
+        share = probe.sampled / len(turns) if turns else 0.0
+        each = max(probe.measured, 1)
+        found.append(
+            CheckEstimate(
+                agent_id=agent,
+                check=probe.check.name,
+                mode=probe.check.mode,
+                sample_rate=probe.check.sample_rate,
+                sampled=probe.sampled,
+                judgements=round(share * (in_range if in_range is not None else len(turns))),
+                input_tokens_each=probe.input_tokens / each,
+                output_tokens_each=probe.output_tokens / each,
+                cost_each=None if probe.cost is None else probe.cost / each,
+            )
+        )
+    return JudgeEstimate(in_range, len(turns), cap, tuple(found))
+
+
+def _measure(probe: _Probe, job: JudgeJob, endpoint: JudgeEndpoint) -> None:
+    request = job.request
+    tokens_in = (len(request.system) + len(request.user)) / CHARS_PER_TOKEN
+    tokens_out = float(request.max_tokens)
+    if endpoint.provider == "openai" and endpoint.is_reasoning(request.model):
+        tokens_out += endpoint.reasoning_tokens  # thinking counts as output
+    probe.measured += 1
+    probe.input_tokens += tokens_in
+    probe.output_tokens += tokens_out
+    if probe.cost is not None:
+        prices = (endpoint.input_price_per_million, endpoint.output_price_per_million)
+        if prices[0] is None or prices[1] is None:
+            probe.cost = None
+        else:
+            probe.cost += (tokens_in * prices[0] + tokens_out * prices[1]) / 1_000_000
+
+
+async def _probe(
+    request: BacktestRequest, settings: Settings
+) -> tuple[int | None, list[Turn], bool]:
+    """The number of messages in range (None: unknown), the first turns of it, and
+    whether those are all of it."""
+    from turncheck.worker.backtest import sources
+
+    want = PROBE_TURNS if request.limit is None else min(PROBE_TURNS, request.limit)
+    raw: list[bytes | None] = []
+    if request.file is not None:
+        in_range = _lines(request.file, request.limit)
+        for batch in sources.file_batches(request.file, want):
+            raw.extend(message.value for message in batch)
+            break
+    else:
+        assert settings.kafka_bootstrap is not None
+        ranges = await sources.plan_topic(
+            settings.kafka_bootstrap,
+            settings.topic_turns,
+            request.partitions,
+            request.since,
+            request.until,
+        )
+        in_range = sum(r.size for r in ranges)
+        if request.limit is not None:
+            in_range = min(in_range, request.limit)
+        # An async generator: closed on the way out, so its consumer stops at the break.
+        batches = cast(
+            AsyncGenerator[list[RawMessage], None],
+            sources.topic_batches(settings.kafka_bootstrap, settings.topic_turns, ranges, want),
+        )
+        async with contextlib.aclosing(batches):
+            async for batch in batches:
+                raw.extend(message.value for message in batch)
+                if len(raw) >= want:
+                    break
+    return in_range, list(itertools.islice(_decoded(raw), want)), len(raw) < want
+
+
+def _decoded(raw: Iterable[bytes | None]) -> Iterable[Turn]:
+    for value in raw:
+        with contextlib.suppress(InvalidTurn):
+            yield decode_turn(value)
+
+
+def _lines(path: Any, limit: int | None) -> int | None:
+    """Non-blank lines of a turns file; None for standard input (it is read once)."""
+    if str(path) == "-":
+        return None
+    with open(path, "rb") as stream:
+        count = sum(1 for line in stream if line.strip())
+    return count if limit is None else min(count, limit)
+
+
+def estimate_json(request: BacktestRequest, settings: Settings) -> Mapping[str, Any]:
+    """The estimate as the API shows it while the backtest is queued."""
+    return estimate(request, settings).as_dict()

@@ -225,6 +225,10 @@ class CheckReport:
     """None: no stored result of a check of this name on any turn read."""
     labelled: Labelled | None = None
     """None: no turn read is labelled for a check of this name."""
+    not_judged_cap: int = 0
+    """A judged check's sampled turns left unjudged once ``--max-judgements`` was spent."""
+    judge_input_tokens: int = 0
+    judge_output_tokens: int = 0
 
     @property
     def key(self) -> CheckKey:
@@ -251,6 +255,9 @@ class CheckReport:
         if other.labelled is not None:
             self.labelled = self.labelled or Labelled()
             self.labelled.merge(other.labelled)
+        self.not_judged_cap += other.not_judged_cap
+        self.judge_input_tokens += other.judge_input_tokens
+        self.judge_output_tokens += other.judge_output_tokens
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -269,6 +276,9 @@ class CheckReport:
             "examples": self.examples.as_list(),
             "live": None if self.live is None else self.live.as_dict(),
             "labelled": None if self.labelled is None else self.labelled.as_dict(),
+            "not_judged_cap": self.not_judged_cap,
+            "judge_input_tokens": self.judge_input_tokens,
+            "judge_output_tokens": self.judge_output_tokens,
         }
 
     @classmethod
@@ -290,6 +300,9 @@ class CheckReport:
             labelled=(
                 None if data.get("labelled") is None else Labelled.from_dict(data["labelled"])
             ),
+            not_judged_cap=int(data.get("not_judged_cap", 0)),
+            judge_input_tokens=int(data.get("judge_input_tokens", 0)),
+            judge_output_tokens=int(data.get("judge_output_tokens", 0)),
         )
 
 

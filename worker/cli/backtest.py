@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from turncheck.worker.cli import startup
+from turncheck.worker.cli import exits, startup
 from turncheck.worker.cli.options import JsonOption, parse_window
 from turncheck.worker.clock import utc_now
 from turncheck.worker.errors import ConfigurationError
@@ -27,6 +27,8 @@ app = typer.Typer(no_args_is_help=False)
 err = Console(stderr=True)
 
 DEFAULT_SINCE = "7d"
+DEFAULT_MAX_JUDGEMENTS = 1000
+"""As ``worker/backtest/judging.py``'s, which this module does not import at its top."""
 
 
 @app.callback(invoke_without_command=True)
@@ -59,6 +61,23 @@ def backtest(
         Path | None,
         typer.Option("--labels", help="Labels as `turncheck labels export` writes them."),
     ] = None,
+    judge: Annotated[
+        bool,
+        typer.Option(
+            "--judge",
+            help="Also run the draft's judged checks on their sample, through "
+            "TURNCHECK_JUDGES; the estimate is shown first.",
+        ),
+    ] = False,
+    max_judgements: Annotated[
+        int,
+        typer.Option(
+            min=1, help="With --judge: at most this many judgements; the rest are not judged."
+        ),
+    ] = DEFAULT_MAX_JUDGEMENTS,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="With --judge: start without asking to confirm.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Try a draft check file on past turns and report; store nothing.
@@ -71,8 +90,17 @@ def backtest(
     if ctx.invoked_subcommand is not None:
         return
     settings = startup.settings()
+    if judge and not yes and not sys.stdin.isatty():
+        raise ConfigurationError(
+            "--judge asks the judges, which costs: pass --yes to start it without a "
+            "terminal to confirm on"
+        )
     request = _request(settings, checks, since, until, limit, partitions, processes, file, labels)
+    if judge:
+        request = _judged(request, settings, max_judgements)
     _reach(settings, topic=file is None)
+    if judge:
+        _confirm(request, settings, ask=not yes)
     report = _run(request, settings)
     _show(report, as_json)
 
@@ -159,6 +187,28 @@ def _request(
         processes=processes,
         labels=read_labels(labels) if labels is not None else {},
     )
+
+
+def _judged(request: BacktestRequest, settings: Settings, cap: int) -> BacktestRequest:
+    """The request with judging; a draft's judged check no judge serves is refused (exit 2)."""
+    from dataclasses import replace
+
+    from turncheck.worker.backtest.judging import JudgeOptions, judges_for
+
+    judges_for(settings, request.draft)
+    return replace(request, judge=JudgeOptions(cap))
+
+
+def _confirm(request: BacktestRequest, settings: Settings, *, ask: bool) -> None:
+    """Print what judging would ask, before any judge is asked; on a terminal, ask to go on
+    (no: exit 1, nothing asked)."""
+    from turncheck.worker.backtest.judging import estimate
+
+    for line in estimate(request, settings).lines():
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
+    if ask and not typer.confirm("Start the backtest?", err=True):
+        err.print("backtest not started", highlight=False)
+        raise typer.Exit(exits.REJECTED)
 
 
 def _reach(settings: Settings, *, topic: bool) -> None:
