@@ -12,10 +12,11 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from tests.factories import FIXED_NOW, make_turn
 from turncheck.worker.api import create_app, listen
-from turncheck.worker.api.server import uvicorn_config
+from turncheck.worker.api.server import uvicorn_config, with_backtests
 from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
 from turncheck.worker.pipeline.records import TurnRef, TurnResults
 from turncheck.worker.settings import Settings
@@ -42,13 +43,19 @@ def api_settings(database_url: str, **overrides: Any) -> Settings:
 
 @asynccontextmanager
 async def running_api(
-    settings: Settings, store: Store, clock: Callable[[], datetime] = lambda: API_NOW
+    settings: Settings,
+    store: Store,
+    clock: Callable[[], datetime] = lambda: API_NOW,
+    app: FastAPI | None = None,
 ) -> AsyncIterator[httpx.AsyncClient]:
-    """The app under uvicorn on a free port of 127.0.0.1, and a client for it."""
+    """The app (``create_app``'s, unless given) under uvicorn on a free port of 127.0.0.1,
+    with its backtests queue started and stopped as ``turncheck serve`` does, and a client
+    for it."""
     sock = listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn_config(create_app(settings, store, clock=clock)))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
+    app = app if app is not None else create_app(settings, store, clock=clock)
+    server = uvicorn.Server(uvicorn_config(app))
+    task = asyncio.create_task(with_backtests(app, server, sock))
     try:
         while not server.started:
             assert not task.done(), "the server stopped while starting"

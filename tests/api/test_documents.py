@@ -16,6 +16,8 @@ PATHS = {
     "/v1/turns/{turn_id}/results": {"get"},
     "/v1/alerts": {"get"},
     "/v1/persons/{person_id}": {"delete"},
+    "/v1/backtests": {"get", "post"},
+    "/v1/backtests/{backtest_id}": {"get"},
     "/healthz": {"get"},
     "/readyz": {"get"},
     "/metrics": {"get"},

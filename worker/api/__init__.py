@@ -1,13 +1,14 @@
 """The HTTP API: pass rates, a check's results page by page, a turn's results, the
-alert history, erasure by person, health, readiness, Prometheus metrics, and the
-OpenAPI and AsyncAPI documents.
+alert history, erasure by person, backtests of a draft, health, readiness, Prometheus
+metrics, and the OpenAPI and AsyncAPI documents.
 
 ``create_app(settings, store, clock=...)`` builds the application; the caller owns
 the store (``turncheck serve`` opens and closes it; ``turncheck run`` shares its
 own). ``server.py`` runs it under uvicorn, alone or on the worker's event loop.
 
 Every answer is JSON, an error ``{"error": "..."}``; no body carries text of a
-turn (none is stored), and no request body is ever read or echoed. Errors of the
+turn (none is stored), and no request body is echoed (the one read is a backtest's
+draft, ``backtests.py``). Errors of the
 store are translated in ``errors.py``: ``StoreUnavailable`` is a 503.
 """
 

@@ -8,15 +8,27 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI
 
-from turncheck.worker.api import errors, health, history, metrics, persons, rates, results
+from turncheck.worker.api import (
+    backtests,
+    errors,
+    health,
+    history,
+    metrics,
+    persons,
+    rates,
+    results,
+)
 from turncheck.worker.api.asyncapi import asyncapi_document
 from turncheck.worker.api.auth import configured_token, require_token
 from turncheck.worker.api.context import ApiContext
 from turncheck.worker.api.hosts import LoopbackHostsOnly
 from turncheck.worker.api.query import storable_text
+from turncheck.worker.backtest.background import BacktestQueue
+from turncheck.worker.backtest.judging import estimate_json
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
+from turncheck.worker.store.backtests import BacktestTable
 
 DESCRIPTION = (
     "Pass rates, results and alerts of turncheck. Every path under /v1 and /metrics "
@@ -28,7 +40,9 @@ DESCRIPTION = (
 
 
 def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> FastAPI:
-    """The application over ``store``, which the caller opens and closes."""
+    """The application over ``store``, which the caller opens and closes. Its backtests
+    queue (``app.state.turncheck.backtests``) starts with the first backtest, or when the
+    server calls ``start``; the server stops it (``stop``) when it stops."""
     app = FastAPI(
         title="turncheck",
         version=version("turncheck"),
@@ -37,7 +51,8 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
         docs_url=None,
         redoc_url=None,
     )
-    app.state.turncheck = ApiContext(settings, store, clock)
+    queue = BacktestQueue(settings, BacktestTable(store.database), clock, estimator=estimate_json)
+    app.state.turncheck = ApiContext(settings, store, clock, queue)
     errors.install(app)
     if configured_token(settings) is None:
         app.add_middleware(LoopbackHostsOnly)
@@ -46,7 +61,7 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
         dependencies=[Depends(require_token), Depends(storable_text)],
         responses=errors.documented(401, 421, 422, 503),
     )
-    for part in (rates, results, history, persons):
+    for part in (rates, results, history, persons, backtests):
         v1.include_router(part.router)
     app.include_router(v1)
     app.include_router(

@@ -1,4 +1,5 @@
-"""What every route reads: the settings, the store and the clock, set once by ``create_app``."""
+"""What every route reads: the settings, the store, the clock and the backtests queue,
+set once by ``create_app``."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass
 
 from fastapi import Request
 
+from turncheck.worker.backtest.background import BacktestQueue
 from turncheck.worker.clock import Clock
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
@@ -16,6 +18,7 @@ class ApiContext:
     settings: Settings
     store: Store
     clock: Clock
+    backtests: BacktestQueue
 
 
 def context(request: Request) -> ApiContext:

@@ -110,7 +110,19 @@ def uvicorn_config(app: FastAPI) -> uvicorn.Config:
 async def serve(settings: Settings, store: Store, sock: socket.socket) -> None:
     """Serve on ``sock`` until SIGTERM or SIGINT (``turncheck serve``)."""
     log.info(check_api_settings(settings))
-    await _Standalone(uvicorn_config(create_app(settings, store))).serve(sockets=[sock])
+    app = create_app(settings, store)
+    await with_backtests(app, _Standalone(uvicorn_config(app)), sock)
+
+
+async def with_backtests(app: FastAPI, server: uvicorn.Server, sock: socket.socket) -> None:
+    """Serve with the app's backtests queue: started first (it marks failed what a stopped
+    process left running), stopped last (the one running ends, the queued fail)."""
+    queue = app.state.turncheck.backtests
+    await queue.start()
+    try:
+        await server.serve(sockets=[sock])
+    finally:
+        await queue.stop()
 
 
 class EmbeddedApi:
@@ -120,13 +132,14 @@ class EmbeddedApi:
 
     def __init__(self, settings: Settings, store: Store, clock: Clock = utc_now) -> None:
         self.description = check_api_settings(settings)
-        self.server = _Embedded(uvicorn_config(create_app(settings, store, clock=clock)))
+        self.app = create_app(settings, store, clock=clock)
+        self.server = _Embedded(uvicorn_config(self.app))
         self.sock = listen(settings.api_host, settings.api_port)
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         log.info(self.description)
-        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
+        self.task = asyncio.create_task(with_backtests(self.app, self.server, self.sock))
 
     async def stop(self) -> None:
         """Finish the requests in hand and stop listening."""

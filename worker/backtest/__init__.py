@@ -6,7 +6,10 @@ line (``turncheck backtest``) and the API run it alike. One module a step:
 ``request`` (what to try, on which turns), ``sources`` (the turns, from Kafka or a
 file), ``engine`` (one process's run), ``parallel`` (several processes, one report),
 ``live`` (the stored results the draft is compared with), ``report`` (what it found,
-JSON-able and mergeable), ``cli`` (the command).
+JSON-able and mergeable), ``cli`` (the command), ``judging`` (``--judge``: the judged
+checks on their sample, capped, and the estimate before a run), ``background`` (the
+API's queue: one backtest at a time per process, in a thread, on the ``backtests``
+table).
 """
 
 from turncheck.worker.backtest.engine import run_backtest
