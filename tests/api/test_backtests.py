@@ -4,11 +4,13 @@ broker, followed by GET from the ``backtests`` table."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +18,9 @@ import pytest
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from tests.api.conftest import API_NOW, AUTH, api_settings, running_api
+from tests.backtest.test_judging import JUDGED_DRAFT, PASS
 from tests.factories import turn_bytes
+from tests.judge.fake_provider import FakeProvider
 from tests.kafka.backends import RealBackend
 from turncheck.worker.api import create_app
 from turncheck.worker.backtest import Progress, Report
@@ -256,3 +260,28 @@ async def test_stopping_the_api_fails_its_running_and_queued_backtests(
         assert row is not None
         assert (row.status, row.error) == ("failed", INTERRUPTED)
     assert BacktestStopped  # what the gate's progress report raised
+
+
+async def test_a_judged_backtest_shows_its_estimate_and_keeps_to_its_cap(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    """`judge: true` over the API: the estimate is in the row, the judge is asked exactly
+    `max_judgements` times, the rest are counted not judged."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_bytes(b"\n".join(turn_bytes(f"t-{i}", "Done.") for i in range(5)) + b"\n")
+    with FakeProvider() as judge:
+        judge.responder = lambda _: PASS
+        judges = {"fake": {"provider": "openai", "base_url": judge.openai_url}}
+        settings = api_settings(database_url, turns_file=turns, judges=json.dumps(judges))
+        async with running_api(settings, store) as client:
+            client.headers.update(AUTH)
+            body = {"checks": JUDGED_DRAFT, "judge": True, "max_judgements": 2}
+            accepted = (await client.post("/v1/backtests", json=body)).json()
+            done = await finished(client, accepted["id"])
+        asked = len(judge.requests)
+
+    assert done["status"] == "done", done["error"]
+    assert (done["estimate"]["turns_in_range"], done["estimate"]["judgements"]) == (5, 2)
+    assert done["options"]["max_judgements"] == 2
+    polite = next(row for row in done["report"]["checks"] if row["check"] == "polite")
+    assert (asked, polite["turns_read"], polite["not_judged_cap"]) == (2, 2, 3)

@@ -79,6 +79,8 @@ def failure_reason(exc: BaseException) -> str:
         return "the judge failed"
     if isinstance(exc, ConfigurationError):
         return str(exc)  # names the option or setting at fault, never a value of a turn
+    if isinstance(exc, OSError):
+        return "the turns file cannot be read (TURNCHECK_TURNS_FILE)"
     return "internal error"
 
 
