@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -135,7 +135,7 @@ async def _offsets_at(
 
 async def topic_batches(
     bootstrap: str, topic: str, ranges: Sequence[PartitionRange], batch_size: int
-) -> AsyncIterator[list[RawMessage]]:
+) -> AsyncGenerator[list[RawMessage], None]:
     """The messages of ``ranges``, in batches of at most ``batch_size``, until every
     partition reached its end. ``ServiceUnavailable`` when the broker stops answering."""
     from turncheck.worker.kafka.messages import raw_message
