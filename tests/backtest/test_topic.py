@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -302,3 +302,10 @@ def test_a_topic_still_written_to_is_read_to_where_it_ended_at_the_start(
 
 def replace_topic(settings: Settings, name: str) -> Settings:
     return settings.model_copy(update={"topic_turns": name})
+
+
+def test_a_since_before_1970_reads_from_the_oldest_message(topic: Topic, tmp_path: Path) -> None:
+    """A --since before Kafka's first possible timestamp reads every turn the topic keeps."""
+    request = draft_request(tmp_path, since=datetime(1960, 1, 1, tzinfo=UTC), limit=None)
+    report = run_backtest(request, settings_for(topic, no_store(tmp_path)))
+    assert report.turns_read == TOTAL

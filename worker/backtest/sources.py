@@ -128,7 +128,7 @@ async def _offsets_at(
 ) -> dict[Any, int]:
     """Per partition, the first offset whose timestamp is at or after ``moment``; the end
     offset where none is."""
-    ms = int(moment.timestamp() * 1000)
+    ms = max(0, int(moment.timestamp() * 1000))  # Kafka's times start in 1970
     found = await consumer.offsets_for_times({tp: ms for tp in tps})
     return {tp: ends[tp] if found.get(tp) is None else found[tp].offset for tp in tps}
 
