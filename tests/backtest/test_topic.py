@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from aiokafka import AIOKafkaConsumer, TopicPartition
-from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from sqlalchemy import func, select
 
 from tests.backtest.conftest import (
@@ -22,6 +22,7 @@ from tests.backtest.conftest import (
     TOTAL,
     Topic,
     replayed_file,
+    turn_json,
     without_timing,
     write,
 )
@@ -30,6 +31,7 @@ from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW
 from turncheck.worker.app import plan, replay
 from turncheck.worker.backtest import BacktestRequest, Progress, Report, merge, run_backtest
+from turncheck.worker.backtest.sources import plan_topic, topic_batches
 from turncheck.worker.checks import load_checks
 from turncheck.worker.clock import FixedClock
 from turncheck.worker.settings import Settings
@@ -258,3 +260,52 @@ def test_the_command_reads_the_partitions_it_is_given(
     report = json.loads(done.stdout)
     assert report["totals"]["partitions"] == [1, 2]
     assert report["totals"]["turns_read"] == len(topic.ids((1, 2)))
+
+
+def test_a_topic_still_written_to_is_read_to_where_it_ended_at_the_start(
+    topic: Topic, tmp_path: Path
+) -> None:
+    """Messages written after the backtest found the end offsets are not read, so it ends;
+    a tombstone and a message that is not JSON are counted unreadable."""
+    name = f"{topic.name}-live"
+
+    async def go() -> tuple[list[str], Report]:
+        admin = AIOKafkaAdminClient(bootstrap_servers=topic.bootstrap)
+        await admin.start()
+        try:
+            await admin.create_topics([NewTopic(name, 1, 1)])
+        finally:
+            await admin.close()
+        producer = AIOKafkaProducer(bootstrap_servers=topic.bootstrap, acks="all")
+        await producer.start()
+        try:
+            for value in (turn_json(0), None, b"not json", turn_json(1)):
+                await producer.send_and_wait(name, value, key=b"k")
+            ranges = await plan_topic(topic.bootstrap, name, None, None, None)
+            for i in (2, 3):
+                await producer.send_and_wait(name, turn_json(i), key=b"k")
+        finally:
+            await producer.stop()
+        read = [
+            m async for batch in topic_batches(topic.bootstrap, name, ranges, 500) for m in batch
+        ]
+        values = [
+            json.loads(m.value)["turn_id"] for m in read if m.value and m.value.startswith(b"{")
+        ]
+        settings = replace_topic(settings_for(topic, no_store(tmp_path)), name)
+        return values, await asyncio.to_thread(run_backtest, draft_request(tmp_path), settings)
+
+    values, report = asyncio.run(go())
+    assert values == ["t-00", "t-01"]
+    assert (report.turns_read, report.unreadable) == (4, 2)
+
+
+def replace_topic(settings: Settings, name: str) -> Settings:
+    return settings.model_copy(update={"topic_turns": name})
+
+
+def test_a_since_before_1970_reads_from_the_oldest_message(topic: Topic, tmp_path: Path) -> None:
+    """A --since before Kafka's first possible timestamp reads every turn the topic keeps."""
+    request = draft_request(tmp_path, since=datetime(1960, 1, 1, tzinfo=UTC), limit=None)
+    report = run_backtest(request, settings_for(topic, no_store(tmp_path)))
+    assert report.turns_read == TOTAL

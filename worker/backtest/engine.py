@@ -11,9 +11,10 @@ those turns, one read per batch. Nothing is stored.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -118,8 +119,15 @@ def refuse_bad(request: BacktestRequest, settings: Settings) -> None:
         raise ConfigurationError(
             "a backtest reads the turns topic (set TURNCHECK_KAFKA_BOOTSTRAP) or --file"
         )
-    if request.file is not None and request.partitions is not None:
-        raise ConfigurationError("--partitions is for the turns topic, not --file")
+    if request.file is not None:
+        if request.partitions is not None or request.since or request.until:
+            raise ConfigurationError(
+                "--since, --until and --partitions are for the turns topic; --file is read whole"
+            )
+        if str(request.file) != "-" and not request.file.is_file():
+            raise ConfigurationError(f"no such file: {request.file}")
+    if request.since and request.until and request.until <= request.since:
+        raise ConfigurationError("invalid --until: it is not after --since")
 
 
 async def run_part(
@@ -136,13 +144,15 @@ async def run_part(
     judge = await open_judge(plan) if request.judge is not None else None
     tally = Tally(request, report, live, judge)
     try:
-        async for batch in _batches(plan, tuple(ranges)):
-            allowed = count.take(len(batch))
-            await tally.add(batch[:allowed])
-            if progress is not None:
-                progress(Progress(count.read, plan.expected, time.monotonic() - started))
-            if allowed < len(batch):
-                break
+        # Closed on leaving, not when collected: a limit stops the reading midway.
+        async with contextlib.aclosing(_batches(plan, tuple(ranges))) as batches:
+            async for batch in batches:
+                allowed = count.take(len(batch))
+                await tally.add(batch[:allowed])
+                if progress is not None:
+                    progress(Progress(count.read, plan.expected, time.monotonic() - started))
+                if allowed < len(batch):
+                    break
     finally:
         if live is not None:
             await live.close()
@@ -154,16 +164,18 @@ async def run_part(
 
 async def _batches(
     plan: Plan, ranges: tuple[PartitionRange, ...]
-) -> AsyncIterator[list[RawMessage]]:
+) -> AsyncGenerator[list[RawMessage], None]:
     if plan.request.file is not None:
         for batch in file_batches(plan.request.file, BATCH_SIZE):
             yield batch
         return
     assert plan.settings.kafka_bootstrap is not None
-    async for batch in topic_batches(
+    reading = topic_batches(
         plan.settings.kafka_bootstrap, plan.settings.topic_turns, ranges, BATCH_SIZE
-    ):
-        yield batch
+    )
+    async with contextlib.aclosing(reading) as batches:  # its consumer stops with us
+        async for batch in batches:
+            yield batch
 
 
 def judged_names(plan: Plan) -> tuple[str, ...]:

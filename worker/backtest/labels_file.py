@@ -10,14 +10,12 @@ from pathlib import Path
 from turncheck.worker.backtest.request import LABELS
 from turncheck.worker.errors import ConfigurationError
 
-Labels = dict[tuple[str, str], str]
-"""(turn id, check name) → ``"false_alarm"`` or ``"confirmed"``."""
 
-
-def read_labels(path: Path) -> Labels:
-    """Every label of the file; a later line for the same turn and check wins (the export
-    is oldest first). ``ConfigurationError`` naming the line of the first that is not one."""
-    labels: Labels = {}
+def read_labels(path: Path) -> dict[tuple[str, str], str]:
+    """Every label of the file by (turn id, check name); a later line for the same turn and
+    check wins (the export is oldest first). ``ConfigurationError`` naming the line of the
+    first that is not a label."""
+    labels: dict[tuple[str, str], str] = {}
     try:
         lines = path.read_bytes().splitlines()
     except OSError as exc:

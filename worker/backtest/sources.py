@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -128,14 +128,14 @@ async def _offsets_at(
 ) -> dict[Any, int]:
     """Per partition, the first offset whose timestamp is at or after ``moment``; the end
     offset where none is."""
-    ms = int(moment.timestamp() * 1000)
+    ms = max(0, int(moment.timestamp() * 1000))  # Kafka's times start in 1970
     found = await consumer.offsets_for_times({tp: ms for tp in tps})
     return {tp: ends[tp] if found.get(tp) is None else found[tp].offset for tp in tps}
 
 
 async def topic_batches(
     bootstrap: str, topic: str, ranges: Sequence[PartitionRange], batch_size: int
-) -> AsyncIterator[list[RawMessage]]:
+) -> AsyncGenerator[list[RawMessage], None]:
     """The messages of ``ranges``, in batches of at most ``batch_size``, until every
     partition reached its end. ``ServiceUnavailable`` when the broker stops answering."""
     from turncheck.worker.kafka.messages import raw_message

@@ -5,7 +5,8 @@ rollups, outbox rows and pending judgements, in one transaction), ``outbox``
 (events waiting to be sent) and ``queries`` (what people and alerts read).
 Results are kept in two shapes, read back as one: passed results with nothing
 more to say in one row per turn and write (``passed``), every other a full row
-(``turn_writes`` writes both, ``latest`` and ``pages`` read a check's across both).
+(``turn_writes`` writes both, ``latest`` and ``pages`` read a check's across both;
+``backtests_reads`` a turn's newest verdicts by check name, for backtests).
 """
 
 from __future__ import annotations
