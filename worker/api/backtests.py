@@ -76,8 +76,14 @@ async def start_backtest(
             judges_for(settings, draft.checks)
         except ConfigurationError as exc:
             raise HTTPException(422, str(exc)) from None
-    if settings.kafka_bootstrap is None and partitions is not None:
-        raise invalid("partitions", "the turns are read from a file, which has none", "body")
+    if settings.kafka_bootstrap is None:
+        for name, given in (("since", since), ("until", until), ("partitions", partitions)):
+            if given is not None:
+                raise invalid(
+                    name,
+                    "for the turns topic: without a broker the turns file is read whole",
+                    "body",
+                )
     request = BacktestRequest(
         draft=draft.checks,
         since=since,
