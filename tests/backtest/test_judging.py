@@ -123,3 +123,31 @@ def test_without_prices_the_cost_is_unknown(tmp_path: Path, fake_provider: FakeP
 
     assert found.cost is None
     assert "cost: unknown" in "\n".join(found.lines())
+
+
+async def test_the_estimate_over_the_topic_counts_the_range_and_asks_no_judge(
+    tmp_path: Path, fake_provider: FakeProvider, kafka_bootstrap: str
+) -> None:
+    """On the real broker: the messages in range from the offsets, the sample from the
+    first turns, and no judge request."""
+    import asyncio
+    import uuid
+
+    from tests.api.test_backtests import create_topic
+    from tests.kafka.backends import RealBackend
+
+    topic = f"turns-{uuid.uuid4().hex[:10]}"
+    await create_topic(kafka_bootstrap, topic)
+    turns = [(f"t-{i}".encode(), turn_bytes(f"t-{i}", "Done.")) for i in range(12)]
+    await RealBackend(kafka_bootstrap).produce(topic, turns)
+    settings = judged_settings(fake_provider).model_copy(
+        update={"kafka_bootstrap": kafka_bootstrap, "topic_turns": topic}
+    )
+    request = BacktestRequest(
+        draft=check_set(tmp_path, JUDGED_DRAFT), judge=JudgeOptions(5), compare=False
+    )
+
+    found = await asyncio.to_thread(estimate, request, settings)
+
+    assert (found.turns_in_range, found.turns_probed, found.judgements) == (12, 12, 5)
+    assert fake_provider.requests == []

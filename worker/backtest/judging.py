@@ -25,10 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncGenerator, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 from turncheck.worker.backtest.report import CheckKey, Report
 from turncheck.worker.backtest.request import BacktestRequest
@@ -40,7 +40,6 @@ from turncheck.worker.judge.http import HttpJudgeClient, JudgeRetry
 from turncheck.worker.judge.kinds import CompiledJudged
 from turncheck.worker.judge.plan import JudgeJob, TurnPlan, plan_turn
 from turncheck.worker.judge.runner import judge_job
-from turncheck.worker.pipeline.batch import RawMessage
 from turncheck.worker.settings import Settings, process_environment
 from turncheck.worker.turns.decode import decode_turn
 from turncheck.worker.turns.structs import Turn
@@ -354,10 +353,9 @@ async def _probe(
         in_range = sum(r.size for r in ranges)
         if request.limit is not None:
             in_range = min(in_range, request.limit)
-        # An async generator: closed on the way out, so its consumer stops at the break.
-        batches = cast(
-            AsyncGenerator[list[RawMessage], None],
-            sources.topic_batches(settings.kafka_bootstrap, settings.topic_turns, ranges, want),
+        # Closed on the way out, so its consumer stops at the break.
+        batches = sources.topic_batches(
+            settings.kafka_bootstrap, settings.topic_turns, ranges, want
         )
         async with contextlib.aclosing(batches):
             async for batch in batches:
