@@ -106,3 +106,25 @@ def test_judge_off_a_terminal_needs_yes(
 def test_the_command_line_cap_defaults_to_the_engines() -> None:
     """The CLI keeps its own copy (it imports no judge at its top): the two agree."""
     assert backtest.DEFAULT_MAX_JUDGEMENTS == judging.DEFAULT_MAX_JUDGEMENTS
+
+
+def test_the_table_says_what_the_cap_left_out(
+    turncheck: CommandLine, tmp_path: Path, fake_provider: FakeProvider
+) -> None:
+    """Without --json the report names the judged turns, those not judged (cap), tokens."""
+    turns = str(turns_file(tmp_path, 3))
+
+    done = turncheck(
+        "backtest",
+        "--checks",
+        draft_file(tmp_path),
+        "--file",
+        turns,
+        "--judge",
+        "--yes",
+        "--max-judgements",
+        "1",
+    )
+
+    assert done.code == 0, done.stderr
+    assert "polite (support-bot): 1 judged, 2 not judged (cap); judge tokens 17 in" in done.stdout

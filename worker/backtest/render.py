@@ -25,6 +25,9 @@ def report_view(report: Report) -> Group:
     """The tables; ``totals_line`` is printed after them, as one line at any width."""
     rows = [report.checks[key] for key in sorted(report.checks)]
     parts: list[Table | Text] = [checks_table(rows), Text(reasons_text(rows))]
+    judged = [row for row in rows if row.not_judged_cap or row.judge_input_tokens]
+    if judged:
+        parts.append(Text(judged_text(judged)))
     compared = [row for row in rows if row.live is not None and row.live.stored]
     if compared:
         parts += [live_table(compared), Text(changed_text(compared))]
@@ -60,6 +63,16 @@ def reasons_text(rows: list[CheckReport]) -> str:
         lines.append(f"{row.check} ({row.agent_id}): examples {_ids(row.examples.as_list())}")
         lines += [f"  {n:>6}  {text}" for text, n in row.reasons.top(REASONS_SHOWN)]
     return "\n".join(lines)
+
+
+def judged_text(rows: list[CheckReport]) -> str:
+    """The judged checks of a ``--judge`` run: what the cap left out, the tokens spent."""
+    return "\n".join(
+        f"{row.check} ({row.agent_id}): {row.turns_read} judged, {row.not_judged_cap} "
+        f"not judged (cap); judge tokens {row.judge_input_tokens:,} in, "
+        f"{row.judge_output_tokens:,} out"
+        for row in rows
+    )
 
 
 def live_table(rows: list[CheckReport]) -> Table:
