@@ -10,13 +10,14 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import yaml
 from pydantic import ValidationError
 
+from turncheck.schemas.agent_versions import EVERY_VERSION, VersionScope, scope_of
 from turncheck.schemas.checkbase import AlertRule
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
@@ -43,23 +44,49 @@ class CompiledCheck(IdentifiedCheck):
     id: CheckId
     run: Callable[[Turn, Budget], Outcome]
     """Pure: the same turn gives the same outcome; raises ``BudgetSpent`` when out of time."""
+    scope: VersionScope = EVERY_VERSION
+    """The agent versions whose turns it checks (``CheckSet.for_agent``)."""
+
+
+MAX_CACHED_VERSIONS = 256
+"""(agent, version) pairs whose checks a set keeps picked. A worker sees a few versions
+of each agent; past this many (a producer writing a new version on every turn), the
+cache starts again rather than grow."""
+
+
+class _HasScope(Protocol):
+    @property
+    def scope(self) -> VersionScope: ...
+
+
+Scoped = TypeVar("Scoped", bound=_HasScope)
 
 
 @dataclass(frozen=True, slots=True)
 class CheckSet:
     """Every loaded check, by the agent whose turns it applies to: rule checks, which
-    run in the pipeline on every turn, and judged checks, which a judge decides."""
+    run in the pipeline on every turn, and judged checks, which a judge decides. A turn
+    gets those of its agent that apply to its agent version (``for_agent``,
+    ``judged_for_agent``); ``by_agent`` and ``judged_by_agent`` hold every version's."""
 
     by_agent: dict[str, tuple[CompiledCheck, ...]]
     judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
     alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
     """By (agent, check name): the check's alert as written, None when it is off."""
+    _rules: dict[tuple[str, str], tuple[CompiledCheck, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _judged: dict[tuple[str, str], tuple[CompiledJudged, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
-    def for_agent(self, agent_id: str) -> tuple[CompiledCheck, ...]:
-        return self.by_agent.get(agent_id, ())
+    def for_agent(self, agent_id: str, version: int | str) -> tuple[CompiledCheck, ...]:
+        """The rule checks of the agent that apply to this version of it."""
+        return _pick(self._rules, self.by_agent, agent_id, version)
 
-    def judged_for_agent(self, agent_id: str) -> tuple[CompiledJudged, ...]:
-        return self.judged_by_agent.get(agent_id, ())
+    def judged_for_agent(self, agent_id: str, version: int | str) -> tuple[CompiledJudged, ...]:
+        """The judged checks of the agent that apply to this version of it."""
+        return _pick(self._judged, self.judged_by_agent, agent_id, version)
 
     @property
     def has_judged(self) -> bool:
@@ -67,6 +94,32 @@ class CheckSet:
 
     def __len__(self) -> int:
         return sum(map(len, self.by_agent.values())) + sum(map(len, self.judged_by_agent.values()))
+
+
+def _pick(
+    cache: dict[tuple[str, str], tuple[Scoped, ...]],
+    checks: dict[str, tuple[Scoped, ...]],
+    agent_id: str,
+    version: int | str,
+) -> tuple[Scoped, ...]:
+    # By the version's text: 7 and "7" are one version, as in the store.
+    key = (agent_id, str(version))
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= MAX_CACHED_VERSIONS:
+            cache.clear()
+        found = cache[key] = tuple(c for c in checks.get(agent_id, ()) if c.scope.covers(version))
+    return found
+
+
+WHOLE_CHECK_FIELDS: tuple[str, ...] = ("alert",)
+"""Fields about a check as a whole, not how it decides a turn. They are left out of its
+version (a new alert threshold keeps the check's results and rates going), and every
+definition of one name for one agent says the same of them."""
+
+NOT_IN_VERSION = (*WHOLE_CHECK_FIELDS, "agent_versions")
+"""Which turns a check applies to is not how it decides one: widening a check to a new
+agent version keeps its version, and its history, for the versions it had."""
 
 
 def check_version(definition: dict[str, Any]) -> str:
@@ -78,41 +131,65 @@ def check_version(definition: dict[str, Any]) -> str:
 def check_set(
     *files: CheckFile, source: str = "<inline>", base_dir: Path | None = None
 ) -> CheckSet:
-    """Compile validated check files; names must be unique per agent across files.
+    """Compile validated check files. A name is used once per agent across files, or in
+    definitions whose agent versions do not overlap.
 
     ``base_dir``: where a judged check's ``template`` path is looked up.
     """
-    return _build([(f, base_dir) for f in files], source)
+    return _build([_Loaded(f, base_dir, source, None) for f in files])
 
 
-def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> CheckSet:
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    file: CheckFile
+    base_dir: Path | None
+    source: str
+    root: yaml.Node | None
+    """The file's YAML, for the line of a definition; None for a file built in code."""
+
+    def line(self, index: int, *fields: str) -> int | None:
+        return _line_of(self.root, ("checks", index, *fields))
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A definition already taken for its agent, and where it was written."""
+
+    definition: Any
+    scope: VersionScope
+    where: str
+
+
+def _build(files: Sequence[_Loaded]) -> CheckSet:
     by_agent: dict[str, list[CompiledCheck]] = {}
     judged_by_agent: dict[str, list[CompiledJudged]] = {}
     alert_rules: dict[tuple[str, str], AlertRule | None] = {}
-    for check_file, base_dir in files:
-        checks = by_agent.setdefault(check_file.agent, [])
-        judged = judged_by_agent.setdefault(check_file.agent, [])
-        taken = {c.name for c in checks} | {c.name for c in judged}
-        for definition in check_file.checks:
-            if definition.name in taken:
-                raise CheckDefinitionError(
-                    source,
-                    None,
-                    definition.name,
-                    "name",
-                    f"check name is already used for agent {check_file.agent!r}",
-                )
-            # The alert is about the results, not how they are decided: a new threshold
-            # keeps the check's version, so its results and rates carry on.
+    taken: dict[tuple[str, str], list[_Placed]] = {}
+    for loaded in files:
+        check_file = loaded.file
+        agent = check_file.agent
+        checks = by_agent.setdefault(agent, [])
+        judged = judged_by_agent.setdefault(agent, [])
+        for index, definition in enumerate(check_file.checks):
+            written = definition.agent_versions
+            scope = scope_of(written if written is not None else check_file.agent_versions)
+            placed = taken.setdefault((agent, definition.name), [])
+            _refuse_clash(loaded, index, definition, scope, placed)
+            line = loaded.line(index)
+            where = f"{loaded.source}:{line}" if line is not None else loaded.source
+            placed.append(_Placed(definition, scope, where))
             version = check_version(
-                definition.model_dump(mode="json", exclude_defaults=True, exclude={"alert"})
+                definition.model_dump(
+                    mode="json", exclude_defaults=True, exclude=set(NOT_IN_VERSION)
+                )
             )
             if isinstance(definition, JudgeCheck | RubricCheck):
-                judged.append(_compile_judged(definition, version, base_dir, source))
+                compiled = _compile_judged(definition, version, loaded.base_dir, loaded.source)
+                judged.append(replace(compiled, scope=scope))
             else:
-                checks.append(_compile(definition, version))
+                checks.append(_compile(definition, version, scope))
             alert = definition.alert
-            alert_rules[check_file.agent, definition.name] = None if alert == "off" else alert
+            alert_rules[agent, definition.name] = None if alert == "off" else alert
     return CheckSet(
         {agent: tuple(checks) for agent, checks in by_agent.items() if checks},
         {agent: tuple(checks) for agent, checks in judged_by_agent.items() if checks},
@@ -120,11 +197,42 @@ def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> Check
     )
 
 
+def _refuse_clash(
+    loaded: _Loaded, index: int, definition: Any, scope: VersionScope, placed: list[_Placed]
+) -> None:
+    """A name is taken again only for other agent versions, and as the same check as a
+    whole: raises ``CheckDefinitionError`` naming both definitions."""
+    for earlier in placed:
+        shared = earlier.scope.shared(scope)
+        if shared is not None:
+            raise CheckDefinitionError(
+                loaded.source,
+                loaded.line(index, "agent_versions"),
+                definition.name,
+                "agent_versions",
+                f"the name is already used for agent {loaded.file.agent!r} by the definition "
+                f"at {earlier.where}, and both apply to {_version_words(shared)}: give them "
+                "agent versions that do not overlap, or another name",
+            )
+        for name in WHOLE_CHECK_FIELDS:
+            if getattr(earlier.definition, name) != getattr(definition, name):
+                raise CheckDefinitionError(
+                    loaded.source,
+                    loaded.line(index, name),
+                    definition.name,
+                    name,
+                    f"differs from the definition of the same name at {earlier.where}: it is "
+                    "about the check as a whole, so every definition of the name says the same",
+                )
+
+
+def _version_words(shared: str) -> str:
+    return shared if shared == "every version" else f"version {shared}"
+
+
 def load_checks(paths: Iterable[Path]) -> CheckSet:
     """Load check files, or every ``*.yaml``/``*.yml`` in a folder; files may share an agent."""
-    files = _expand(paths)
-    parsed = [(parse_check_file(path), path.parent) for path in files]
-    return _build(parsed, ", ".join(map(str, files)))
+    return _build([_parse(path) for path in _expand(paths)])
 
 
 def _compile_judged(
@@ -140,8 +248,9 @@ def _compile_judged(
         raise CheckDefinitionError(source, None, definition.name, exc.field, exc.message) from None
 
 
-def _compile(definition: Any, version: str) -> CompiledCheck:
-    return CompiledCheck(check_id(definition, version), COMPILERS[definition.kind](definition))
+def _compile(definition: Any, version: str, scope: VersionScope) -> CompiledCheck:
+    run = COMPILERS[definition.kind](definition)
+    return CompiledCheck(check_id(definition, version), run, scope)
 
 
 def check_id(definition: Any, version: str) -> CheckId:
@@ -163,13 +272,17 @@ def _expand(paths: Iterable[Path]) -> list[Path]:
 
 def parse_check_file(path: Path) -> CheckFile:
     """Read and validate one file; raises ``CheckDefinitionError`` pointing at the bad line."""
+    return _parse(path).file
+
+
+def _parse(path: Path) -> _Loaded:
     source = str(path)
     try:
         data, root = config_files.parse_yaml(config_files.read_text(path))
     except config_files.UnreadableConfig as exc:
         raise CheckDefinitionError(source, exc.line, None, None, exc.reason) from None
     try:
-        return CheckFile.model_validate(data)
+        return _Loaded(CheckFile.model_validate(data), path.parent, source, root)
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = _plain_loc(tuple(error["loc"]), error["type"])
