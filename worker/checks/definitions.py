@@ -10,20 +10,21 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import ValidationError
 
-from turncheck.schemas.agent_versions import EVERY_VERSION, VersionScope, scope_of
+from turncheck.schemas.agent_versions import VersionScope, scope_of
 from turncheck.schemas.checkbase import AlertRule
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
+from turncheck.worker.checks.checkset import CheckSet, CompiledCheck
+from turncheck.worker.checks.result import CheckId, Outcome
 from turncheck.worker.errors import CheckDefinitionError
 from turncheck.worker.runtime import config_files
 from turncheck.worker.turns.structs import Turn
@@ -31,85 +32,14 @@ from turncheck.worker.turns.structs import Turn
 if TYPE_CHECKING:
     from turncheck.worker.judge.kinds import CompiledJudged
 
+__all__ = ["CheckSet", "CompiledCheck", "check_id", "check_set", "load_checks", "parse_check_file"]
+
 COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "pattern": pattern.compile_check,
     "does_not_contain": does_not_contain.compile_check,
     "sensitive_data": sensitive_data.compile_check,
     "facts": facts.compile_check,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class CompiledCheck(IdentifiedCheck):
-    id: CheckId
-    run: Callable[[Turn, Budget], Outcome]
-    """Pure: the same turn gives the same outcome; raises ``BudgetSpent`` when out of time."""
-    scope: VersionScope = EVERY_VERSION
-    """The agent versions whose turns it checks (``CheckSet.for_agent``)."""
-
-
-MAX_CACHED_VERSIONS = 256
-"""(agent, version) pairs whose checks a set keeps picked. A worker sees a few versions
-of each agent; past this many (a producer writing a new version on every turn), the
-cache starts again rather than grow."""
-
-
-class _HasScope(Protocol):
-    @property
-    def scope(self) -> VersionScope: ...
-
-
-Scoped = TypeVar("Scoped", bound=_HasScope)
-
-
-@dataclass(frozen=True, slots=True)
-class CheckSet:
-    """Every loaded check, by the agent whose turns it applies to: rule checks, which
-    run in the pipeline on every turn, and judged checks, which a judge decides. A turn
-    gets those of its agent that apply to its agent version (``for_agent``,
-    ``judged_for_agent``); ``by_agent`` and ``judged_by_agent`` hold every version's."""
-
-    by_agent: dict[str, tuple[CompiledCheck, ...]]
-    judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
-    alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
-    """By (agent, check name): the check's alert as written, None when it is off."""
-    _rules: dict[tuple[str, str], tuple[CompiledCheck, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-    _judged: dict[tuple[str, str], tuple[CompiledJudged, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-
-    def for_agent(self, agent_id: str, version: int | str) -> tuple[CompiledCheck, ...]:
-        """The rule checks of the agent that apply to this version of it."""
-        return _pick(self._rules, self.by_agent, agent_id, version)
-
-    def judged_for_agent(self, agent_id: str, version: int | str) -> tuple[CompiledJudged, ...]:
-        """The judged checks of the agent that apply to this version of it."""
-        return _pick(self._judged, self.judged_by_agent, agent_id, version)
-
-    @property
-    def has_judged(self) -> bool:
-        return any(self.judged_by_agent.values())
-
-    def __len__(self) -> int:
-        return sum(map(len, self.by_agent.values())) + sum(map(len, self.judged_by_agent.values()))
-
-
-def _pick(
-    cache: dict[tuple[str, str], tuple[Scoped, ...]],
-    checks: dict[str, tuple[Scoped, ...]],
-    agent_id: str,
-    version: int | str,
-) -> tuple[Scoped, ...]:
-    # By the version's text: 7 and "7" are one version, as in the store.
-    key = (agent_id, str(version))
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= MAX_CACHED_VERSIONS:
-            cache.clear()
-        found = cache[key] = tuple(c for c in checks.get(agent_id, ()) if c.scope.covers(version))
-    return found
 
 
 WHOLE_CHECK_FIELDS: tuple[str, ...] = ("alert",)
