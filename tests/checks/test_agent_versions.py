@@ -159,6 +159,7 @@ def test_a_bad_file_level_agent_versions_is_refused(tmp_path: Path) -> None:
     """The file's own ``agent_versions`` is refused at its line too."""
     error = refuse(tmp_path, 'agent: a\nagent_versions: "7"\nchecks: []\n')
     assert (error.line, error.field) == (2, "agent_versions")
+    assert "'7' is not a bound" in error.message
 
 
 @pytest.mark.parametrize(
