@@ -71,5 +71,7 @@ def test_split_by_check_version_gives_a_row_per_version(turncheck: CommandLine) 
     assert "check version" in table and "agent version" in table and "*" not in table
 
 
-def test_an_unknown_split_is_a_usage_error(turncheck: CommandLine) -> None:
-    assert turncheck("pass-rates", "--split", "model").code == 2
+def test_an_unknown_split_is_a_usage_error_naming_the_splits(turncheck: CommandLine) -> None:
+    """`--split model` is refused (exit 2) with the splits there are."""
+    done = turncheck("pass-rates", "--split", "model")
+    assert done.code == 2 and "'none', 'check_version', 'agent_version', 'both'" in done.stderr

@@ -13,8 +13,6 @@ from turncheck.worker.store.passed import Entry, encode
 
 ROLLUP_BUCKET = timedelta(hours=1)
 ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "check_version", "bucket_start")
-UNKNOWN_CHECK_VERSION = "unknown"
-"""The check version of rollup counts kept before they had one (migration 0009)."""
 ROLLUP_COUNTS = ("passed", "failed", "errored", "judge_input_tokens", "judge_output_tokens")
 
 
