@@ -38,7 +38,7 @@ async def test_an_alert_whose_window_mixes_check_versions_names_them(store: Stor
 async def test_an_alert_of_one_version_says_nothing_of_versions(store: Store) -> None:
     """A window of one check version is not said to mix versions."""
     await store_results(store, verdicts(10, 90), at=START - timedelta(minutes=5))
-    senders = {"mail": Recorder("mail")}
+    senders = {"slack": Recorder("slack"), "mail": Recorder("mail")}
     await alerter(store, Clock(), senders).run_once()
     [notice] = senders["mail"].sent
     assert isinstance(notice, CheckAlert) and notice.check_versions == ("v1",)

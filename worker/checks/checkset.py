@@ -55,10 +55,10 @@ class CheckSet:
     judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
     alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
     """By (agent, check name): the check's alert as written, None when it is off."""
-    _rules: dict[tuple[str, str], tuple[CompiledCheck, ...]] = field(
+    _rules: dict[tuple[str, int | str], tuple[CompiledCheck, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _judged: dict[tuple[str, str], tuple[CompiledJudged, ...]] = field(
+    _judged: dict[tuple[str, int | str], tuple[CompiledJudged, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -79,13 +79,14 @@ class CheckSet:
 
 
 def _pick(
-    cache: dict[tuple[str, str], tuple[Scoped, ...]],
+    cache: dict[tuple[str, int | str], tuple[Scoped, ...]],
     checks: dict[str, tuple[Scoped, ...]],
     agent_id: str,
     version: int | str,
 ) -> tuple[Scoped, ...]:
-    # By the version's text: 7 and "7" are one version, as in the store.
-    key = (agent_id, str(version))
+    # 7 and "7" are two keys with the same checks (a scope matches a version by its text):
+    # a turn's own version is the key, with no string made for it on every turn.
+    key = (agent_id, version)
     found = cache.get(key)
     if found is None:
         if len(cache) >= MAX_CACHED_VERSIONS:

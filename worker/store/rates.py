@@ -19,7 +19,6 @@ from turncheck.schemas.agent_versions import integer_of
 from turncheck.worker.store.rows import ROLLUP_COUNTS
 from turncheck.worker.store.views import PassRate
 
-
 UNKNOWN_CHECK_VERSION = "unknown"
 """The check version of rollup counts kept before they had one (migration 0009)."""
 
