@@ -177,6 +177,9 @@ class Alerter:
             trend=await self.trend(watched, day),
             links=self.links(watched.check, watched.agent_id, counts.oldest_at),
             earlier=await self.store.earlier(watched.check, watched.agent_id, before=day),
+            check_versions=await self.readings.check_versions(
+                watched.check, watched.agent_id, counts.oldest_at
+            ),
         )
 
     async def trend(self, watched: Watched, last_day: date) -> tuple[DayRate, ...]:

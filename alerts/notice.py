@@ -15,6 +15,9 @@ from turncheck.alerts.state import CheckState, state_of
 from turncheck.worker.store.alert_readings import WindowCounts
 from turncheck.worker.store.alerts import Earlier
 
+VERSIONS_NAMED = 3
+"""Check versions an alert names when its window mixes them; the rest are counted."""
+
 
 @dataclass(frozen=True, slots=True)
 class DayRate:
@@ -51,11 +54,26 @@ class CheckAlert:
     min_results: int = 1
     """Fewer results and the state is too few results. Alerts stored before it was kept
     were raised with enough, so 1 reads them as they were."""
+    check_versions: tuple[str, ...] = ()
+    """The check versions counted in the window's hours, oldest first; more than one: the
+    check changed within the window. Alerts stored before it was kept read as none."""
 
     @property
     def state(self) -> CheckState:
         """What a preview shows; an alert is raised only when it is below threshold."""
         return state_of(self.counts, self.min_pass_rate, self.min_results)
+
+    @property
+    def mixed_versions(self) -> bool:
+        return len(self.check_versions) > 1
+
+    @property
+    def versions_named(self) -> str:
+        """The window's check versions as a message names them: the first few, then how
+        many more."""
+        shown = ", ".join(self.check_versions[:VERSIONS_NAMED])
+        more = len(self.check_versions) - VERSIONS_NAMED
+        return f"{shown} and {more} more" if more > 0 else shown
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,12 +78,12 @@ SELECT 't-' || turn, turn + 1, position, 'check-' || position, 'v1', 'pattern', 
 FROM ({SERIES}) AS rows WHERE verdict <> 'passed'
 """
 SEED_ROLLUPS = f"""
-INSERT INTO pass_rate_rollups (check_name, agent_id, agent_version, bucket_start,
-    passed, failed, errored)
-SELECT 'check-' || position, :agent, '7', date_trunc('hour', at),
+INSERT INTO pass_rate_rollups (check_name, agent_id, agent_version, check_version,
+    bucket_start, passed, failed, errored)
+SELECT 'check-' || position, :agent, '7', 'v1', date_trunc('hour', at),
     count(*) FILTER (WHERE verdict = 'passed'), count(*) FILTER (WHERE verdict = 'failed'),
     count(*) FILTER (WHERE verdict = 'errored')
-FROM ({SERIES}) AS rows GROUP BY 1, 2, 3, 4
+FROM ({SERIES}) AS rows GROUP BY 1, 2, 3, 4, 5
 """
 # The same results a row each, as before migration 0007: the floor's table.
 SEED_ROW_EACH = f"""

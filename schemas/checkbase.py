@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from turncheck.schemas.agent_versions import VersionsField, checked
+
 CheckName = Annotated[
     str,
     Field(
@@ -54,6 +56,12 @@ def _yaml_false_is_off(schema: dict[str, Any]) -> None:
     schema["anyOf"].append({"const": False, "type": "boolean"})
 
 
+VERSIONS_DESCRIPTION = (
+    "The agent versions it applies to: a list ([7, 8]) or a range of integers "
+    '(">=7", "<9", ">=7,<9"); left out, every version (or the file\'s `agent_versions`).'
+)
+
+
 class BaseCheck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -66,6 +74,12 @@ class BaseCheck(BaseModel):
         description="The daily alert's thresholds, or `off`; left out, the settings' defaults.",
         json_schema_extra=_yaml_false_is_off,
     )
+    agent_versions: VersionsField = Field(default=None, description=VERSIONS_DESCRIPTION)
+
+    @field_validator("agent_versions", mode="before")
+    @classmethod
+    def _versions(cls, value: Any) -> Any:
+        return checked(value)
 
     @field_validator("alert", mode="before")
     @classmethod

@@ -12,6 +12,7 @@ from typing import Annotated, Literal, get_args
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from turncheck.schemas.agent_versions import VersionsField, checked
 from turncheck.schemas.checkbase import BaseCheck
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 
@@ -137,13 +138,15 @@ class CheckFile(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     agent: str = Field(min_length=1, description="The checks apply to this agent's turns.")
+    agent_versions: VersionsField = Field(
+        default=None,
+        description="The agent versions every check of the file applies to, unless a check "
+        'says its own: a list ([7, 8]) or a range of integers (">=7,<9"); left out, every '
+        "version.",
+    )
     checks: list[CheckDefinition]
 
-    @model_validator(mode="after")
-    def _unique_names(self) -> CheckFile:
-        seen: set[str] = set()
-        for check in self.checks:
-            if check.name in seen:
-                raise ValueError(f"check name {check.name!r} is used twice")
-            seen.add(check.name)
-        return self
+    @field_validator("agent_versions", mode="before")
+    @classmethod
+    def _versions(cls, value: object) -> object:
+        return checked(value)

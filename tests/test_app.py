@@ -114,4 +114,4 @@ def test_a_judged_check_on_the_turns_own_model_is_left_to_each_turn(
     """With judges configured, whether one serves a turn's model is only known per turn."""
     s = settings_for(tmp_path, kafka, judged(), judges=json.dumps({"judge-small": JUDGE}))
     parts = plan(s)
-    assert [c.name for c in parts.checks.judged_for_agent("support-bot")] == ["polite"]
+    assert [c.name for c in parts.checks.judged_for_agent("support-bot", 7)] == ["polite"]

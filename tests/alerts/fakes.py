@@ -89,9 +89,11 @@ async def store_results(
     agent: str = AGENT,
     prefix: str = "t",
     reason: str | None = None,
+    version: str = "v1",
 ) -> None:
-    """One result per verdict, each for its own turn, stored at ``at``."""
-    check_id = CheckId(check, "v1", "pattern", "output", "block")
+    """One result per verdict, each for its own turn, stored at ``at``, of the check's
+    ``version``."""
+    check_id = CheckId(check, version, "pattern", "output", "block")
     batch = []
     for n, verdict in enumerate(verdicts):
         turn = make_turn(

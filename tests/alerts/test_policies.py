@@ -40,8 +40,8 @@ def test_off_is_not_watched_and_a_check_s_values_replace_the_defaults(tmp_path: 
 
 def test_a_new_threshold_keeps_the_check_s_version(tmp_path: Path) -> None:
     """Results and rates carry on across a change of alert."""
-    before = check_set(tmp_path, CHECKS).for_agent("support-bot")
-    after = check_set(tmp_path, CHECKS.replace("0.99", "0.5")).for_agent("support-bot")
+    before = check_set(tmp_path, CHECKS).for_agent("support-bot", 7)
+    after = check_set(tmp_path, CHECKS.replace("0.99", "0.5")).for_agent("support-bot", 7)
     assert [c.id for c in before] == [c.id for c in after]
 
 

@@ -6,8 +6,10 @@ from typing import Any
 
 import httpx
 
-from tests.api.conftest import save, turn
+from tests.api.conftest import RETENTION, result, save, turn
+from tests.factories import FIXED_NOW
 from turncheck.worker.checks import Verdict
+from turncheck.worker.pipeline.records import TurnResults
 from turncheck.worker.store import Store
 
 C = "no-competitors"
@@ -157,3 +159,30 @@ async def test_until_alone_counts_the_seven_days_before_it(
     early = await api.get("/v1/pass-rates", params={"until": "0001-01-02T00:00:00Z"})
     assert early.status_code == 200, early.text
     assert early.json()["rates"] == []
+
+
+async def test_split_by_check_version_and_the_versions_a_rate_covers(
+    api: httpx.AsyncClient, store: Store
+) -> None:
+    """``split=check_version`` gives a rate per check version; every rate names the check
+    and agent versions it covers and says when it mixes check versions."""
+    await seed(store)
+    later = turn("h", created_at="2026-11-29T12:00:00Z")
+    batch = [TurnResults(later, [result(C, Verdict.FAILED, "v2")], RETENTION)]
+    await store.writer.save(batch, FIXED_NOW)
+    query = {"since": "2026-11-29T00:00:00Z", "agent": "support-bot"}
+    [mixed] = (await api.get("/v1/pass-rates", params=query)).json()["rates"]
+    assert (mixed["check_versions"], mixed["agent_versions"]) == (["v1", "v2"], ["7", "8"])
+    assert mixed["mixed_versions"] is True and mixed["check_version"] is None
+    body = (await api.get("/v1/pass-rates", params={**query, "split": "check_version"})).json()
+    assert body["split"] == "check_version"
+    assert [
+        (r["check_version"], r["total"], r["mixed_versions"], r["agent_versions"])
+        for r in body["rates"]
+    ] == [("v1", 6, False, ["7", "8"]), ("v2", 1, False, ["7"])]
+    body = (await api.get("/v1/pass-rates", params={**query, "split": "agent_version"})).json()
+    assert [(r["agent_version"], r["total"], r["mixed_versions"]) for r in body["rates"]] == [
+        ("7", 6, True),
+        ("8", 1, False),
+    ]
+    assert (await api.get("/v1/pass-rates", params={"split": "agent"})).status_code == 422

@@ -62,7 +62,7 @@ def test_rule_checks_cannot_run_in_the_background(tmp_path: Path) -> None:
 
 def test_duplicate_names_and_bad_yaml_are_refused(tmp_path: Path) -> None:
     dup = "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: a}\n  - {name: x, kind: pattern, pattern: b}\n"
-    assert "used twice" in refuse(tmp_path, dup).message
+    assert "already used" in refuse(tmp_path, dup).message
     assert refuse(tmp_path, "agent: a\nchecks: [\n").message.startswith("not valid YAML")
 
 
@@ -72,9 +72,9 @@ def test_version_changes_with_the_definition_only(tmp_path: Path) -> None:
         tmp_path, "agent: a\nchecks:\n  - name: x\n    kind: pattern\n    pattern: a\n"
     )
     other = check_set(tmp_path, "agent: a\nchecks:\n  - {name: x, kind: pattern, pattern: b}\n")
-    version = one.for_agent("a")[0].id.version
-    assert same.for_agent("a")[0].id.version == version
-    assert other.for_agent("a")[0].id.version != version
+    version = one.for_agent("a", 7)[0].id.version
+    assert same.for_agent("a", 7)[0].id.version == version
+    assert other.for_agent("a", 7)[0].id.version != version
 
 
 def test_the_example_checks_load() -> None:
@@ -88,7 +88,7 @@ def test_the_example_judged_checks_and_judges_load() -> None:
 
     examples = Path(__file__).parents[2] / "examples"
     checks = load_checks([examples / "judged-checks.yaml"])
-    assert [c.name for c in checks.judged_for_agent("support-bot")] == [
+    assert [c.name for c in checks.judged_for_agent("support-bot", 7)] == [
         "polite",
         "answers-the-question",
         "grounded-in-sources",

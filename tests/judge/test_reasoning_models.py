@@ -54,7 +54,7 @@ async def judge_all(
     checks: CheckSet, endpoints: dict[str, JudgeEndpoint], output: str = "Figure it out."
 ) -> dict[str, Any]:
     """Every judged result of one turn, by check name, through the real HTTP client."""
-    judged = checks.judged_for_agent("support-bot")
+    judged = checks.judged_for_agent("support-bot", 7)
     async with HttpJudgeClient(endpoints, {}) as client:
         results = await judge_now(
             make_turn("t-1", output), judged, client, frozenset(endpoints), deadline_s=10
@@ -155,7 +155,7 @@ async def test_a_refusal_is_errored_once_and_not_asked_again(
     fake_provider.script(Scripted(refusal="I can't help with Figure it out."))
     checks = check_set(tmp_path, JUDGED.format(model=model))
     endpoint = JudgeEndpoint(provider="openai", base_url=fake_provider.openai_url)
-    judged = checks.judged_for_agent("support-bot")[:1]
+    judged = checks.judged_for_agent("support-bot", 7)[:1]
     async with HttpJudgeClient({model: endpoint}, {}) as client:
         [result] = await judge_now(
             make_turn("t-1", "Figure it out."), judged, client, frozenset({model}), deadline_s=10

@@ -77,7 +77,7 @@ async def test_a_judge_worker_that_fails_is_restarted_and_judges_the_next_turns(
     client = HttpJudgeClient({"judge-small": endpoint}, {})
     client.open()
     runner = JudgeRunner(client, writer, lambda: FIXED_NOW, workers=1)
-    checks = check_set(tmp_path, JUDGED).judged_for_agent("support-bot")
+    checks = check_set(tmp_path, JUDGED).judged_for_agent("support-bot", 7)
     jobs = [
         job
         for turn_id in ("t-1", "t-2", "t-3")

@@ -46,7 +46,7 @@ async def stored_jobs(
 ) -> list[JudgeJob]:
     """The jobs of ``turn_ids`` (of check ``only``, if given), their pending judgements
     stored first, as the pipeline does."""
-    checks = check_set(tmp_path, DOWN_AND_UP).judged_for_agent("support-bot")
+    checks = check_set(tmp_path, DOWN_AND_UP).judged_for_agent("support-bot", 7)
     jobs = [
         job
         for turn_id in turn_ids

@@ -9,7 +9,19 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import JSON, Column, Float, Integer, MetaData, String, Table, Text, insert, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    insert,
+    select,
+)
 
 from tests.conftest import scratch_database
 from tests.factories import FIXED_NOW
@@ -18,7 +30,7 @@ from turncheck.worker.pipeline.records import TurnRef, TurnResults
 from turncheck.worker.store import Store
 from turncheck.worker.store.migrate import alembic_config
 from turncheck.worker.store.pages import ResultFilter, ResultPages
-from turncheck.worker.store.tables import UTCDateTime, check_results, pass_rate_rollups
+from turncheck.worker.store.tables import UTCDateTime, check_results
 
 LATER = FIXED_NOW + timedelta(minutes=3)
 CREATED = FIXED_NOW - timedelta(minutes=1)
@@ -111,7 +123,7 @@ async def test_upgrade_keeps_every_result_and_downgrade_brings_the_rows_back(
         async with store.database.transaction() as conn:
             await conn.execute(insert(old), OLD_ROWS)
             # As the writer kept them beside the rows: pages find a check's agents there.
-            await conn.execute(insert(pass_rate_rollups), [ROLLUP])
+            await conn.execute(insert(rollups_0008()), [ROLLUP])
         await store.close()
         await to(empty_url, "head")
         store = Store.open(empty_url, events_topic="e")
@@ -189,4 +201,21 @@ def sa_table_0006() -> Any:
         Column("usage", JSON),
         Column("answers", JSON),
         *(Column(name, UTCDateTime) for name in ("turn_created_at", "checked_at", "expires_at")),
+    )
+
+
+def rollups_0008() -> Table:
+    """pass_rate_rollups as migration 0008 left it."""
+    return Table(
+        "pass_rate_rollups",
+        MetaData(),
+        Column("check_name", String, primary_key=True),
+        Column("agent_id", String, primary_key=True),
+        Column("agent_version", String, primary_key=True),
+        Column("bucket_start", UTCDateTime, primary_key=True),
+        Column("passed", Integer),
+        Column("failed", Integer),
+        Column("errored", Integer),
+        Column("judge_input_tokens", BigInteger),
+        Column("judge_output_tokens", BigInteger),
     )

@@ -16,7 +16,7 @@ import yaml
 
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.checks import CheckSet
-from turncheck.worker.checks.definitions import check_set, parse_check_text
+from turncheck.worker.checks.definitions import checks_from_text, parse_check_text
 from turncheck.worker.errors import CheckDefinitionError
 
 SOURCE = "draft"
@@ -50,7 +50,7 @@ def read_draft(text: str) -> Draft:
                 "a template file is not read for a draft sent over the API: use the "
                 "shipped prompt, or run `turncheck backtest` where the file is",
             )
-    checks = check_set(parsed, source=SOURCE)
+    checks = checks_from_text(text, SOURCE)
     names = tuple(
         {
             "agent_id": agent,

@@ -35,6 +35,23 @@ class PassRateOut(BaseModel):
     pass_rate: float | None = Field(description="passed / total; errored counts against it.")
     judge_input_tokens: int
     judge_output_tokens: int
+    check_version: str | None = Field(
+        default=None, description="The check version counted; null unless split by it."
+    )
+    agent_version: str | None = Field(
+        default=None, description="The agent version counted; null unless split by it."
+    )
+    check_versions: list[str] = Field(
+        default_factory=list,
+        description="Every check version counted, oldest first; `unknown` for counts kept "
+        "before rollups had check versions.",
+    )
+    agent_versions: list[str] = Field(
+        default_factory=list, description="Every agent version counted."
+    )
+    mixed_versions: bool = Field(
+        default=False, description="True when more than one check version is counted."
+    )
 
     @classmethod
     def of(cls, rate: PassRate, bucket_start: datetime | None = None) -> PassRateOut:
@@ -49,6 +66,11 @@ class PassRateOut(BaseModel):
             pass_rate=rate.pass_rate,
             judge_input_tokens=rate.judge_input_tokens,
             judge_output_tokens=rate.judge_output_tokens,
+            check_version=rate.check_version,
+            agent_version=rate.agent_version,
+            check_versions=list(rate.check_versions),
+            agent_versions=list(rate.agent_versions),
+            mixed_versions=rate.mixed_versions,
         )
 
 
@@ -56,6 +78,7 @@ class PassRatesOut(BaseModel):
     since: datetime
     until: datetime | None
     bucket: Literal["hour", "day"] | None
+    split: Literal["none", "check_version", "agent_version", "both"] = "none"
     rates: list[PassRateOut]
 
 

@@ -12,6 +12,7 @@ from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.models import PassRateOut, PassRatesOut
 from turncheck.worker.api.query import MOMENT, moment, window
 from turncheck.worker.store.queries import DAY
+from turncheck.worker.store.rates import Split
 from turncheck.worker.store.rows import ROLLUP_BUCKET
 
 DEFAULT_SINCE = timedelta(days=7)
@@ -33,10 +34,16 @@ async def pass_rates(
     bucket: Annotated[
         Literal["hour", "day"] | None, Query(description="Counts per hour or per UTC day.")
     ] = None,
+    split: Annotated[
+        Split,
+        Query(description="Counts per check version, agent version or both, too."),
+    ] = Split.NONE,
 ) -> PassRatesOut:
-    """Passed, failed and errored counts and the pass rate per check and agent. Counts are
-    kept per hour of the turns' `created_at`: every hour that overlaps [since, until)
-    counts whole."""
+    """Passed, failed and errored counts and the pass rate per check and agent (and per
+    check version or agent version with `split`). Counts are kept per hour of the turns'
+    `created_at`: every hour that overlaps [since, until) counts whole. Every rate names
+    the check and agent versions it covers; `mixed_versions` is true when it covers more
+    than one check version."""
     now = ctx.clock()
     end = moment("until", until, now)
     start = moment("since", since, now) or default_since(end or now)
@@ -44,14 +51,14 @@ async def pass_rates(
     filters = {"check": check, "agent": agent, "agent_version": agent_version}
     queries = ctx.store.queries
     if bucket is None:
-        rates = await queries.pass_rates(since=start, until=end, **filters)
+        rates = await queries.pass_rates(since=start, until=end, split=split, **filters)
         rows = [PassRateOut.of(rate) for rate in rates]
     else:
         found = await queries.bucketed_pass_rates(
-            BUCKETS[bucket], since=start, until=end, **filters
+            BUCKETS[bucket], since=start, until=end, split=split, **filters
         )
         rows = [PassRateOut.of(rate, bucket_start) for bucket_start, rate in found]
-    return PassRatesOut(since=start, until=end, bucket=bucket, rates=rows)
+    return PassRatesOut(since=start, until=end, bucket=bucket, split=split, rates=rows)
 
 
 def default_since(end: datetime) -> datetime:

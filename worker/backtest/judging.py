@@ -109,7 +109,7 @@ class BacktestJudge:
         """The results of the draft's judged checks its sample takes on ``turn``. Which
         judgements fit under the cap is decided before the first await, so turns judged
         side by side take the cap in the order they were read."""
-        checks = self.draft.judged_for_agent(turn.agent.id)
+        checks = self.draft.judged_for_agent(turn.agent.id, turn.agent.version)
         if not checks:
             return []
         plan = _plan(turn, checks, self.client.endpoints)
@@ -280,7 +280,7 @@ def estimate(request: BacktestRequest, settings: Settings) -> JudgeEstimate:
     in_range, turns, whole = asyncio.run(_probe(request, settings))
     probes: dict[tuple[str, str], _Probe] = {}
     for turn in turns:
-        checks = request.draft.judged_for_agent(turn.agent.id)
+        checks = request.draft.judged_for_agent(turn.agent.id, turn.agent.version)
         for check in checks:
             probes.setdefault((turn.agent.id, check.name), _Probe(turn.agent.id, check))
         for job in _plan(turn, checks, judges).jobs:

@@ -10,25 +10,29 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import ValidationError
 
+from turncheck.schemas.agent_versions import VersionScope, scope_of
 from turncheck.schemas.checkbase import AlertRule
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
+from turncheck.worker.checks.checkset import CheckSet, CompiledCheck
+from turncheck.worker.checks.result import CheckId, Outcome
 from turncheck.worker.errors import CheckDefinitionError
 from turncheck.worker.runtime import config_files
 from turncheck.worker.turns.structs import Turn
 
 if TYPE_CHECKING:
     from turncheck.worker.judge.kinds import CompiledJudged
+
+__all__ = ["CheckSet", "CompiledCheck", "check_id", "check_set", "load_checks", "parse_check_file"]
 
 COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "pattern": pattern.compile_check,
@@ -38,35 +42,14 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledCheck(IdentifiedCheck):
-    id: CheckId
-    run: Callable[[Turn, Budget], Outcome]
-    """Pure: the same turn gives the same outcome; raises ``BudgetSpent`` when out of time."""
+WHOLE_CHECK_FIELDS: tuple[str, ...] = ("alert",)
+"""Fields about a check as a whole, not how it decides a turn. They are left out of its
+version (a new alert threshold keeps the check's results and rates going), and every
+definition of one name for one agent says the same of them."""
 
-
-@dataclass(frozen=True, slots=True)
-class CheckSet:
-    """Every loaded check, by the agent whose turns it applies to: rule checks, which
-    run in the pipeline on every turn, and judged checks, which a judge decides."""
-
-    by_agent: dict[str, tuple[CompiledCheck, ...]]
-    judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
-    alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
-    """By (agent, check name): the check's alert as written, None when it is off."""
-
-    def for_agent(self, agent_id: str) -> tuple[CompiledCheck, ...]:
-        return self.by_agent.get(agent_id, ())
-
-    def judged_for_agent(self, agent_id: str) -> tuple[CompiledJudged, ...]:
-        return self.judged_by_agent.get(agent_id, ())
-
-    @property
-    def has_judged(self) -> bool:
-        return any(self.judged_by_agent.values())
-
-    def __len__(self) -> int:
-        return sum(map(len, self.by_agent.values())) + sum(map(len, self.judged_by_agent.values()))
+NOT_IN_VERSION = (*WHOLE_CHECK_FIELDS, "agent_versions")
+"""Which turns a check applies to is not how it decides one: widening a check to a new
+agent version keeps its version, and its history, for the versions it had."""
 
 
 def check_version(definition: dict[str, Any]) -> str:
@@ -78,41 +61,65 @@ def check_version(definition: dict[str, Any]) -> str:
 def check_set(
     *files: CheckFile, source: str = "<inline>", base_dir: Path | None = None
 ) -> CheckSet:
-    """Compile validated check files; names must be unique per agent across files.
+    """Compile validated check files. A name is used once per agent across files, or in
+    definitions whose agent versions do not overlap.
 
     ``base_dir``: where a judged check's ``template`` path is looked up.
     """
-    return _build([(f, base_dir) for f in files], source)
+    return _build([_Loaded(f, base_dir, source, None) for f in files])
 
 
-def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> CheckSet:
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    file: CheckFile
+    base_dir: Path | None
+    source: str
+    root: yaml.Node | None
+    """The file's YAML, for the line of a definition; None for a file built in code."""
+
+    def line(self, index: int, *fields: str) -> int | None:
+        return _line_of(self.root, ("checks", index, *fields))
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A definition already taken for its agent, and where it was written."""
+
+    definition: Any
+    scope: VersionScope
+    where: str
+
+
+def _build(files: Sequence[_Loaded]) -> CheckSet:
     by_agent: dict[str, list[CompiledCheck]] = {}
     judged_by_agent: dict[str, list[CompiledJudged]] = {}
     alert_rules: dict[tuple[str, str], AlertRule | None] = {}
-    for check_file, base_dir in files:
-        checks = by_agent.setdefault(check_file.agent, [])
-        judged = judged_by_agent.setdefault(check_file.agent, [])
-        taken = {c.name for c in checks} | {c.name for c in judged}
-        for definition in check_file.checks:
-            if definition.name in taken:
-                raise CheckDefinitionError(
-                    source,
-                    None,
-                    definition.name,
-                    "name",
-                    f"check name is already used for agent {check_file.agent!r}",
-                )
-            # The alert is about the results, not how they are decided: a new threshold
-            # keeps the check's version, so its results and rates carry on.
+    taken: dict[tuple[str, str], list[_Placed]] = {}
+    for loaded in files:
+        check_file = loaded.file
+        agent = check_file.agent
+        checks = by_agent.setdefault(agent, [])
+        judged = judged_by_agent.setdefault(agent, [])
+        for index, definition in enumerate(check_file.checks):
+            written = definition.agent_versions
+            scope = scope_of(written if written is not None else check_file.agent_versions)
+            placed = taken.setdefault((agent, definition.name), [])
+            _refuse_clash(loaded, index, definition, scope, placed)
+            line = loaded.line(index)
+            where = f"{loaded.source}:{line}" if line is not None else loaded.source
+            placed.append(_Placed(definition, scope, where))
             version = check_version(
-                definition.model_dump(mode="json", exclude_defaults=True, exclude={"alert"})
+                definition.model_dump(
+                    mode="json", exclude_defaults=True, exclude=set(NOT_IN_VERSION)
+                )
             )
             if isinstance(definition, JudgeCheck | RubricCheck):
-                judged.append(_compile_judged(definition, version, base_dir, source))
+                compiled = _compile_judged(definition, version, loaded.base_dir, loaded.source)
+                judged.append(replace(compiled, scope=scope))
             else:
-                checks.append(_compile(definition, version))
+                checks.append(_compile(definition, version, scope))
             alert = definition.alert
-            alert_rules[check_file.agent, definition.name] = None if alert == "off" else alert
+            alert_rules[agent, definition.name] = None if alert == "off" else alert
     return CheckSet(
         {agent: tuple(checks) for agent, checks in by_agent.items() if checks},
         {agent: tuple(checks) for agent, checks in judged_by_agent.items() if checks},
@@ -120,11 +127,42 @@ def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> Check
     )
 
 
+def _refuse_clash(
+    loaded: _Loaded, index: int, definition: Any, scope: VersionScope, placed: list[_Placed]
+) -> None:
+    """A name is taken again only for other agent versions, and as the same check as a
+    whole: raises ``CheckDefinitionError`` naming both definitions."""
+    for earlier in placed:
+        shared = earlier.scope.shared(scope)
+        if shared is not None:
+            raise CheckDefinitionError(
+                loaded.source,
+                loaded.line(index, "agent_versions"),
+                definition.name,
+                "agent_versions",
+                f"the name is already used for agent {loaded.file.agent!r} by the definition "
+                f"at {earlier.where}, and both apply to {_version_words(shared)}: give them "
+                "agent versions that do not overlap, or another name",
+            )
+        for name in WHOLE_CHECK_FIELDS:
+            if getattr(earlier.definition, name) != getattr(definition, name):
+                raise CheckDefinitionError(
+                    loaded.source,
+                    loaded.line(index, name),
+                    definition.name,
+                    name,
+                    f"differs from the definition of the same name at {earlier.where}: it is "
+                    "about the check as a whole, so every definition of the name says the same",
+                )
+
+
+def _version_words(shared: str) -> str:
+    return shared if shared == "every version" else f"version {shared}"
+
+
 def load_checks(paths: Iterable[Path]) -> CheckSet:
     """Load check files, or every ``*.yaml``/``*.yml`` in a folder; files may share an agent."""
-    files = _expand(paths)
-    parsed = [(parse_check_file(path), path.parent) for path in files]
-    return _build(parsed, ", ".join(map(str, files)))
+    return _build([_parse(path) for path in _expand(paths)])
 
 
 def _compile_judged(
@@ -140,8 +178,9 @@ def _compile_judged(
         raise CheckDefinitionError(source, None, definition.name, exc.field, exc.message) from None
 
 
-def _compile(definition: Any, version: str) -> CompiledCheck:
-    return CompiledCheck(check_id(definition, version), COMPILERS[definition.kind](definition))
+def _compile(definition: Any, version: str, scope: VersionScope) -> CompiledCheck:
+    run = COMPILERS[definition.kind](definition)
+    return CompiledCheck(check_id(definition, version), run, scope)
 
 
 def check_id(definition: Any, version: str) -> CheckId:
@@ -163,21 +202,34 @@ def _expand(paths: Iterable[Path]) -> list[Path]:
 
 def parse_check_file(path: Path) -> CheckFile:
     """Read and validate one file; raises ``CheckDefinitionError`` pointing at the bad line."""
-    try:
-        text = config_files.read_text(path)
-    except config_files.UnreadableConfig as exc:
-        raise CheckDefinitionError(str(path), exc.line, None, None, exc.reason) from None
-    return parse_check_text(text, str(path))
+    return _parse(path).file
 
 
 def parse_check_text(text: str, source: str) -> CheckFile:
     """Validate a check file's text (a draft sent over the API); errors name ``source``."""
+    return _parse_text(text, source, None).file
+
+
+def checks_from_text(text: str, source: str) -> CheckSet:
+    """Compile a check file's text; a clash between its definitions names their lines."""
+    return _build([_parse_text(text, source, None)])
+
+
+def _parse(path: Path) -> _Loaded:
+    try:
+        text = config_files.read_text(path)
+    except config_files.UnreadableConfig as exc:
+        raise CheckDefinitionError(str(path), exc.line, None, None, exc.reason) from None
+    return _parse_text(text, str(path), path.parent)
+
+
+def _parse_text(text: str, source: str, base_dir: Path | None) -> _Loaded:
     try:
         data, root = config_files.parse_yaml(text)
     except config_files.UnreadableConfig as exc:
         raise CheckDefinitionError(source, exc.line, None, None, exc.reason) from None
     try:
-        return CheckFile.model_validate(data)
+        return _Loaded(CheckFile.model_validate(data), base_dir, source, root)
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = _plain_loc(tuple(error["loc"]), error["type"])

@@ -14,6 +14,7 @@ from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, p
 from turncheck.worker.clock import utc_now
 from turncheck.worker.store import PassRate, Store, StoredResult
 from turncheck.worker.store.queries import Queries
+from turncheck.worker.store.rates import Split
 
 err = Console(stderr=True)
 
@@ -40,28 +41,36 @@ def pass_rates(
     agent: Annotated[str | None, typer.Option(help="Only this agent id.")] = None,
     since: SinceOption = "7d",
     until: UntilOption = None,
+    split: Annotated[
+        Split,
+        typer.Option(help="Also per check version, agent version or both.", case_sensitive=False),
+    ] = Split.NONE,
     as_json: JsonOption = False,
 ) -> None:
     """Show each check's pass rate and its counts.
 
     Counts are kept per hour of the turns' time: every hour that overlaps the window counts.
-    A check or agent with no results at all is refused (exit 1); --until must be after
-    --since.
+    A row that counts more than one check version is marked (the check changed in the
+    window). A check or agent with no results at all is refused (exit 1); --until must be
+    after --since.
     """
     settings = startup.settings()
     start, end = parse_window(since, until, utc_now())
 
     async def work(store: Store) -> tuple[list[PassRate], str | None]:
         queries = store.queries
-        rows = await queries.pass_rates(since=start, until=end, check=check, agent=agent)
+        rows = await queries.pass_rates(
+            since=start, until=end, check=check, agent=agent, split=split
+        )
         return rows, None if rows else await unknown(queries, check, agent)
 
     rows, missing = startup.on_store(settings, work)
     if as_json:
         window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
-        print(json.dumps({**window, "rates": [r.as_dict() for r in rows]}, indent=2))
+        rates = {"split": split.value, "rates": [r.as_dict() for r in rows]}
+        print(json.dumps({**window, **rates}, indent=2))
     elif missing is None:
-        Console().print(tables.pass_rate_table(rows, start))
+        Console().print(tables.pass_rate_table(rows, start, split))
     refuse_unknown(missing)
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from rich.table import Table
 
 from turncheck.worker.store import PassRate, StoredResult
+from turncheck.worker.store.rates import Split
 
 VERDICT_STYLE = {"passed": "green", "failed": "red", "errored": "yellow"}
 
@@ -44,22 +45,42 @@ def not_passed_table(results: list[StoredResult], check: str, since: datetime) -
     return table
 
 
-def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
-    table = Table(title=f"pass rates since {since:%Y-%m-%d %H:%M} UTC")
+MIXED = "*"
+"""Beside a check's name in a row that counts more than one check version."""
+
+
+def pass_rate_table(rows: list[PassRate], since: datetime, split: Split = Split.NONE) -> Table:
+    mixed = any(r.mixed_versions for r in rows)
+    table = Table(
+        title=f"pass rates since {since:%Y-%m-%d %H:%M} UTC",
+        caption=f"{MIXED} counts more than one check version" if mixed else None,
+    )
     judged = any(r.judge_input_tokens or r.judge_output_tokens for r in rows)
-    columns = ["check", "agent", "passed", "failed", "errored", "total", "pass rate"]
+    columns = ["check", "agent"]
+    if split.by_agent_version:
+        columns.append("agent version")
+    if split.by_check_version:
+        columns.append("check version")
+    columns += ["passed", "failed", "errored", "total", "pass rate"]
     if judged:
         columns.append("judge tokens in/out")
     for column in columns:
-        table.add_column(column, justify="right" if column not in ("check", "agent") else "left")
+        table.add_column(column, justify="left" if column in LEFT else "right")
     for r in rows:
         rate = "" if r.pass_rate is None else f"{r.pass_rate:.1%}"
-        cells = [r.check, r.agent_id, str(r.passed), str(r.failed), str(r.errored), str(r.total)]
-        cells.append(rate)
+        cells = [f"{r.check} {MIXED}" if r.mixed_versions else r.check, r.agent_id]
+        if split.by_agent_version:
+            cells.append(r.agent_version or "")
+        if split.by_check_version:
+            cells.append(r.check_version or "")
+        cells += [str(r.passed), str(r.failed), str(r.errored), str(r.total), rate]
         if judged:
             cells.append(f"{r.judge_input_tokens}/{r.judge_output_tokens}")
         table.add_row(*cells)
     return table
+
+
+LEFT = ("check", "agent", "agent version", "check version")
 
 
 __all__ = ["PassRate", "StoredResult", "not_passed_table", "pass_rate_table", "results_table"]

@@ -134,7 +134,7 @@ async def _check_lines(parts: app.Parts) -> int:
                 print(json.dumps({"line": number, "error": exc.reason}), flush=True)
                 continue
             found = evaluate(turn, checks)
-            judged = checks.judged_for_agent(turn.agent.id)
+            judged = checks.judged_for_agent(turn.agent.id, turn.agent.version)
             if judged:
                 found += await judge_now(
                     turn, judged, client, configured, parts.settings.judge_deadline_s

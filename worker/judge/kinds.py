@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from turncheck.schemas.agent_versions import EVERY_VERSION, VersionScope
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.checks.result import CheckId, IdentifiedCheck
 from turncheck.worker.judge.prompts import Prompt, judge_prompt, rubric_prompt
@@ -45,6 +46,8 @@ class CompiledJudged(IdentifiedCheck):
     max_tokens: int = JUDGE_MAX_TOKENS
     reply_schema: Mapping[str, object] | None = field(default=None, repr=False, compare=False)
     """The JSON schema ``read`` accepts, for judges that take structured output."""
+    scope: VersionScope = EVERY_VERSION
+    """The agent versions whose turns it judges (``CheckSet.judged_for_agent``)."""
 
     def request(self, turn: Turn, model: str) -> JudgeRequest:
         """What to ask ``model`` about ``turn``; the same turn gives the same request.

@@ -232,7 +232,7 @@ class Pipeline:
         if expired_on_arrival(turn.created_at, self.retention, now):
             return None
         item = TurnResults(TurnRef.of(turn), evaluate(turn, self.checks), self.retention)
-        judged = self.checks.judged_for_agent(turn.agent.id)
+        judged = self.checks.judged_for_agent(turn.agent.id, turn.agent.version)
         if not judged:
             return item, []
         plan = plan_turn(

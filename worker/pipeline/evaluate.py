@@ -1,11 +1,12 @@
-"""Apply a turn's rule checks: every blocking check of the turn's agent, every turn."""
+"""Apply a turn's rule checks: every blocking check of the turn's agent and agent version,
+every turn."""
 
 from __future__ import annotations
 
 import logging
 from datetime import UTC
 
-from turncheck.worker.checks import CheckResult, CheckSet, Outcome
+from turncheck.worker.checks import CheckResult, CheckSet, CompiledCheck, Outcome
 from turncheck.worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
 from turncheck.worker.turns.structs import Agent, InputMessage, Instant, Output, Turn, TurnInput
 
@@ -21,26 +22,28 @@ def evaluate(
     """One result per check; a check that raises or runs out of time is ``errored``, never
     ``passed``. ``budget_ms`` is shared by all the turn's rule checks together."""
     budget = Budget.of_ms(budget_ms)
-    results = []
-    for check in checks.for_agent(turn.agent.id):
-        if check.mode != "block":
-            continue
-        try:
-            budget.check()
-            outcome = check.run(turn, budget)
-        except BudgetSpent:
-            log.warning("check out of time check=%s turn_id=%s", check.name, turn.turn_id)
-            outcome = OUT_OF_TIME
-        except Exception as exc:  # a bug in one check must not lose the turn's other results
-            log.error(
-                "check crashed check=%s turn_id=%s error=%s",
-                check.name,
-                turn.turn_id,
-                type(exc).__name__,
-            )
-            outcome = CRASHED
-        results.append(CheckResult.of(check.id, outcome))
-    return results
+    return [
+        CheckResult.of(check.id, _run(check, turn, budget))
+        for check in checks.for_agent(turn.agent.id, turn.agent.version)
+        if check.mode == "block"
+    ]
+
+
+def _run(check: CompiledCheck, turn: Turn, budget: Budget) -> Outcome:
+    try:
+        budget.check()
+        return check.run(turn, budget)
+    except BudgetSpent:
+        log.warning("check out of time check=%s turn_id=%s", check.name, turn.turn_id)
+        return OUT_OF_TIME
+    except Exception as exc:  # a bug in one check must not lose the turn's other results
+        log.error(
+            "check crashed check=%s turn_id=%s error=%s",
+            check.name,
+            turn.turn_id,
+            type(exc).__name__,
+        )
+        return CRASHED
 
 
 WARM_UP_TEXT = (
@@ -51,8 +54,8 @@ WARM_UP_TEXT = (
 
 def warm_up(checks: CheckSet) -> None:
     """Run every check once on a made-up turn, so no slow first call lands on a real one
-    (compiled regex caches, library metadata)."""
-    for agent_id in checks.by_agent:
+    (compiled regex caches, library metadata), whatever agent versions it applies to."""
+    for agent_id, compiled in checks.by_agent.items():
         turn = Turn(
             schema_="turn.stored/v1",
             turn_id="warm-up",
@@ -62,4 +65,5 @@ def warm_up(checks: CheckSet) -> None:
             instructions=WARM_UP_TEXT,
             output=Output(text=WARM_UP_TEXT),
         )
-        evaluate(turn, checks, budget_ms=10_000)
+        for check in compiled:
+            _run(check, turn, Budget.of_ms(10_000))

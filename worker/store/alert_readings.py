@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.latest import Order, passed_writes
+from turncheck.worker.store.rows import bucket_of
 from turncheck.worker.store.tables import check_results, pass_rate_rollups
 
 
@@ -97,3 +98,24 @@ class Readings:
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).all()
         return [(start, int(passed or 0), int(n or 0)) for start, passed, n in rows]
+
+    async def check_versions(
+        self, check: str, agent_id: str, since: datetime | None
+    ) -> tuple[str, ...]:
+        """The check versions counted in the rollups from the hour of ``since`` on, oldest
+        first: what an alert's window mixes. By whole hours, as every rate is; an alert
+        reads it once, when it is raised, so the window's own rows are not read again."""
+        if since is None:
+            return ()
+        r = pass_rate_rollups.c
+        first = func.min(r.bucket_start)
+        query = (
+            select(r.check_version, first)
+            .where(
+                r.check_name == check, r.agent_id == agent_id, r.bucket_start >= bucket_of(since)
+            )
+            .group_by(r.check_version)
+            .order_by(first, r.check_version)
+        )
+        async with self.database.transaction() as conn:
+            return tuple(version for version, _ in await conn.execute(query))

@@ -10,6 +10,7 @@ from sqlalchemy import Select, func, select
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.latest import agents_of
 from turncheck.worker.store.passed import expand
+from turncheck.worker.store.rates import Split, combine
 from turncheck.worker.store.rows import ROLLUP_BUCKET, ROLLUP_COUNTS, bucket_of
 from turncheck.worker.store.tables import check_results, pass_rate_rollups, passed_results
 from turncheck.worker.store.views import PassRate, StoredResult
@@ -81,24 +82,20 @@ class Queries:
         agent: str | None = None,
         until: datetime | None = None,
         agent_version: str | None = None,
+        split: Split = Split.NONE,
     ) -> list[PassRate]:
-        """Counts per check and agent over every hour of turns' ``created_at`` that overlaps
-        [since, until): rollups are hourly, so a window is widened to whole hours."""
+        """Counts per check and agent (and per check version, agent version or both, as
+        ``split`` asks) over every hour of turns' ``created_at`` that overlaps
+        [since, until): rollups are hourly, so a window is widened to whole hours. Each
+        rate names the check versions and agent versions it covers."""
         r = pass_rate_rollups.c
-        query = (
-            select(
-                r.check_name, r.agent_id, *(func.sum(r[name]).label(name) for name in ROLLUP_COUNTS)
-            )
-            .group_by(r.check_name, r.agent_id)
-            .order_by(r.check_name, r.agent_id)
+        query = select(*VERSION_KEY, func.min(r.bucket_start).label("first_at"), *SUMS).group_by(
+            *VERSION_KEY
         )
         query = _rollup_window(query, since, until, check, agent, agent_version)
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).mappings().all()
-        return [
-            PassRate(row["check_name"], row["agent_id"], *(int(row[n] or 0) for n in ROLLUP_COUNTS))
-            for row in rows
-        ]
+        return [rate for _, rate in combine(rows, split)]
 
     async def bucketed_pass_rates(
         self,
@@ -109,6 +106,7 @@ class Queries:
         check: str | None = None,
         agent: str | None = None,
         agent_version: str | None = None,
+        split: Split = Split.NONE,
     ) -> list[tuple[datetime, PassRate]]:
         """As ``pass_rates``, per bucket of one hour or one UTC day, oldest first. A day's
         counts hold only the hours inside the window, so the first and last day may be
@@ -117,31 +115,24 @@ class Queries:
             raise ValueError("buckets are an hour or a day")
         r = pass_rate_rollups.c
         query = select(
-            r.bucket_start,
-            r.check_name,
-            r.agent_id,
-            *(func.sum(r[name]).label(name) for name in ROLLUP_COUNTS),
-        ).group_by(r.bucket_start, r.check_name, r.agent_id)
+            r.bucket_start, r.bucket_start.label("first_at"), *VERSION_KEY, *SUMS
+        ).group_by(r.bucket_start, *VERSION_KEY)
         query = _rollup_window(query, since, until, check, agent, agent_version)
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).mappings().all()
-        # Days are summed here rather than in SQL: truncating a time to its day is
+        # Days are summed in Python rather than in SQL: truncating a time to its day is
         # spelled differently on SQLite and PostgreSQL, and there are at most 24 rows a day.
-        sums: dict[tuple[datetime, str, str], list[int]] = {}
-        for row in rows:
-            start: datetime = row["bucket_start"]
-            if bucket == DAY:
-                start = start.replace(hour=0)
-            counts = sums.setdefault((start, row["check_name"], row["agent_id"]), [0] * 5)
-            for i, name in enumerate(ROLLUP_COUNTS):
-                counts[i] += int(row[name] or 0)
-        return [
-            (start, PassRate(check_name, agent_id, *counts))
-            for (start, check_name, agent_id), counts in sorted(sums.items())
-        ]
+        day = (lambda start: start.replace(hour=0)) if bucket == DAY else (lambda start: start)
+        return [(start, rate) for start, rate in combine(rows, split, bucket_of=day) if start]
 
 
 DAY = timedelta(days=1)
+
+VERSION_KEY = tuple(
+    pass_rate_rollups.c[name]
+    for name in ("check_name", "agent_id", "agent_version", "check_version")
+)
+SUMS = tuple(func.sum(pass_rate_rollups.c[name]).label(name) for name in ROLLUP_COUNTS)
 
 Selection = TypeVar("Selection", bound=Select[Any])
 

@@ -12,7 +12,7 @@ from turncheck.worker.pipeline.records import PendingJudgement, TurnRef
 from turncheck.worker.store.passed import Entry, encode
 
 ROLLUP_BUCKET = timedelta(hours=1)
-ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "bucket_start")
+ROLLUP_KEY = ("check_name", "agent_id", "agent_version", "check_version", "bucket_start")
 ROLLUP_COUNTS = ("passed", "failed", "errored", "judge_input_tokens", "judge_output_tokens")
 
 
@@ -109,13 +109,14 @@ COUNTED = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.ERRORED: 2}
 def rollup_values(
     results: Iterable[tuple[TurnRef, Sequence[CheckResult]]],
 ) -> list[dict[str, Any]]:
-    """Counts per (check, agent, version, hour) of each turn's results, sorted: every
+    """Counts per (check, agent, agent version, check version, hour) of each turn's
+    results, sorted: every
     writer takes rows in one order, so replicas never deadlock on each other."""
     sums: dict[tuple[Any, ...], list[int]] = {}
     for turn, of_turn in results:
         agent, version, bucket = turn.agent_id, str(turn.agent_version), bucket_of(turn.created_at)
         for result in of_turn:
-            key = (result.check.name, agent, version, bucket)
+            key = (result.check.name, agent, version, result.check.version, bucket)
             counts = sums.get(key)
             if counts is None:
                 counts = sums[key] = [0, 0, 0, 0, 0]

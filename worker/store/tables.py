@@ -126,12 +126,15 @@ check_results = Table(
     ),
 )
 
+# Counts per check, agent, agent version, check version and hour of the turns' time.
+# Counts kept before migration 0009 have the check version "unknown".
 pass_rate_rollups = Table(
     "pass_rate_rollups",
     metadata,
     Column("check_name", String(64), primary_key=True),
     Column("agent_id", String(200), primary_key=True),
     Column("agent_version", String(64), primary_key=True),
+    Column("check_version", String(64), primary_key=True),
     Column("bucket_start", UTCDateTime, primary_key=True),
     Column("passed", Integer, nullable=False),
     Column("failed", Integer, nullable=False),

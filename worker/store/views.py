@@ -86,6 +86,21 @@ class PassRate:
     errored: int
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0
+    check_version: str | None = None
+    """The one check version counted, when rates are split by check version."""
+    agent_version: str | None = None
+    """The one agent version counted, when rates are split by agent version."""
+    check_versions: tuple[str, ...] = ()
+    """Every check version counted, oldest first (``unknown``: counts kept before
+    rollups had check versions)."""
+    agent_versions: tuple[str, ...] = ()
+    """Every agent version counted, integers in their order first."""
+
+    @property
+    def mixed_versions(self) -> bool:
+        """Whether the counts are of more than one check version: the check changed in
+        the window, so its rate mixes how it decided."""
+        return len(self.check_versions) > 1
 
     @property
     def total(self) -> int:
@@ -107,6 +122,11 @@ class PassRate:
             "pass_rate": self.pass_rate,
             "judge_input_tokens": self.judge_input_tokens,
             "judge_output_tokens": self.judge_output_tokens,
+            "check_version": self.check_version,
+            "agent_version": self.agent_version,
+            "check_versions": list(self.check_versions),
+            "agent_versions": list(self.agent_versions),
+            "mixed_versions": self.mixed_versions,
         }
 
 
