@@ -86,10 +86,24 @@ class PassRate:
     errored: int
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0
+    false_alarms: int = 0
+    """Failures a person labelled false alarms (``worker/store/labels.py``)."""
+    confirmed: int = 0
+    """Failures a person labelled confirmed."""
 
     @property
     def total(self) -> int:
         return self.passed + self.failed + self.errored
+
+    @property
+    def labelled_failures(self) -> int:
+        return self.false_alarms + self.confirmed
+
+    @property
+    def precision(self) -> float | None:
+        """Of the labelled failures, the share confirmed; None with none labelled."""
+        labelled = self.labelled_failures
+        return self.confirmed / labelled if labelled else None
 
     @property
     def pass_rate(self) -> float | None:
@@ -107,6 +121,10 @@ class PassRate:
             "pass_rate": self.pass_rate,
             "judge_input_tokens": self.judge_input_tokens,
             "judge_output_tokens": self.judge_output_tokens,
+            "labelled_failures": self.labelled_failures,
+            "false_alarms": self.false_alarms,
+            "confirmed": self.confirmed,
+            "precision": self.precision,
         }
 
 
