@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI
 
-from turncheck.worker.api import errors, health, history, metrics, persons, rates, results
+from turncheck.worker.api import errors, health, history, labels, metrics, persons, rates, results
 from turncheck.worker.api.asyncapi import asyncapi_document
 from turncheck.worker.api.auth import configured_token, require_token
 from turncheck.worker.api.context import ApiContext
@@ -46,7 +46,7 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
         dependencies=[Depends(require_token), Depends(storable_text)],
         responses=errors.documented(401, 421, 422, 503),
     )
-    for part in (rates, results, history, persons):
+    for part in (rates, results, labels, history, persons):
         v1.include_router(part.router)
     app.include_router(v1)
     app.include_router(
