@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from turncheck.schemas.label import LabelName
 from turncheck.worker.errors import NoStoredResult, NotLabellable
+from turncheck.worker.pipeline.records import ResultKey
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.passed import expand
 from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
@@ -34,11 +35,9 @@ CHUNK = 500
 LabelKey = tuple[str, str]
 """(turn_id, check name)."""
 
-ResultKey = tuple[str, str, str]
-"""(turn_id, check name, check version): which result a label was set on."""
-
 
 def key_of(item: StoredResult | StoredLabel) -> ResultKey:
+    """Which result a label was set on, or is this result."""
     return (item.turn_id, item.check, item.check_version)
 
 
