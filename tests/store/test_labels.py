@@ -15,7 +15,8 @@ from turncheck.worker.errors import ConfigurationError, NoStoredResult, NotLabel
 from turncheck.worker.labels import read_labels, write_lines
 from turncheck.worker.pipeline.records import TurnResults
 from turncheck.worker.store import Store
-from turncheck.worker.store.labels import LabelTable, labelled_buckets, labelled_rates
+from turncheck.worker.store.label_rates import label_counts, labelled_buckets, labelled_rates
+from turncheck.worker.store.labels import LabelTable
 from turncheck.worker.store.queries import DAY
 from turncheck.worker.store.rows import ROLLUP_BUCKET
 
@@ -33,7 +34,7 @@ async def seed(store: Store) -> None:
 
 async def rates(store: Store, *, exclude: bool) -> list[tuple[int, int, int, int, float | None]]:
     found = await store.queries.pass_rates(check=C)
-    counts = await LabelTable(store.database).counts(since=None, until=None, check=C)
+    counts = await label_counts(store.database, since=None, until=None, check=C)
     return [
         (r.passed, r.failed, r.false_alarms, r.confirmed, r.precision)
         for r in labelled_rates(found, counts, exclude_false_alarms=exclude)
@@ -51,7 +52,7 @@ async def test_a_false_alarm_counts_as_passed_only_when_asked(store: Store) -> N
     assert await rates(store, exclude=True) == [(2, 2, 1, 1, 0.5)]
     [rate] = labelled_rates(
         await store.queries.pass_rates(check=C),
-        await labels.counts(since=None, until=None, check=C),
+        await label_counts(store.database, since=None, until=None, check=C),
         exclude_false_alarms=True,
     )
     assert (rate.total, rate.pass_rate) == (5, 0.4)
@@ -76,11 +77,13 @@ async def test_labels_are_counted_in_the_hours_and_days_the_rollups_count(store:
     await labels.set("a", C, "false_alarm", None, now=LATER)  # 10:00
     await labels.set("c", C, "false_alarm", None, now=LATER)  # 11:15
     since, until = FIXED_NOW.replace(hour=10, minute=20), FIXED_NOW.replace(hour=10, minute=40)
-    window = await labels.counts(since=since, until=until, check=C)
+    window = await label_counts(store.database, since=since, until=until, check=C)
     assert {key[1:]: v.false_alarms for key, v in window.items()} == {(C, "support-bot"): 1}
     hourly = labelled_buckets(
         await store.queries.bucketed_pass_rates(ROLLUP_BUCKET, since=FIXED_NOW - DAY, check=C),
-        await labels.counts(since=FIXED_NOW - DAY, until=None, check=C, bucket=ROLLUP_BUCKET),
+        await label_counts(
+            store.database, since=FIXED_NOW - DAY, until=None, check=C, bucket=ROLLUP_BUCKET
+        ),
         exclude_false_alarms=True,
     )
     assert [(start.hour, r.passed, r.failed, r.false_alarms) for start, r in hourly] == [
@@ -89,7 +92,7 @@ async def test_labels_are_counted_in_the_hours_and_days_the_rollups_count(store:
     ]
     daily = labelled_buckets(
         await store.queries.bucketed_pass_rates(DAY, since=FIXED_NOW - DAY, check=C),
-        await labels.counts(since=FIXED_NOW - DAY, until=None, check=C, bucket=DAY),
+        await label_counts(store.database, since=FIXED_NOW - DAY, until=None, check=C, bucket=DAY),
         exclude_false_alarms=True,
     )
     assert [(r.passed, r.failed, r.false_alarms) for _, r in daily] == [(3, 1, 2)]

@@ -1,7 +1,7 @@
 """``GET /v1/pass-rates``: counts and the pass rate per check and agent, optionally per
 hour or UTC day, from the hourly ``pass_rate_rollups`` (by the turn's ``created_at``),
 with the labelled failures of the same hours and the check's precision
-(``worker/store/labels.py``)."""
+(``worker/store/label_rates.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Query
 from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.models import PassRateOut, PassRatesOut
 from turncheck.worker.api.query import MOMENT, moment, window
-from turncheck.worker.store.labels import LabelTable, labelled_buckets, labelled_rates
+from turncheck.worker.store.label_rates import label_counts, labelled_buckets, labelled_rates
 from turncheck.worker.store.queries import DAY
 from turncheck.worker.store.rows import ROLLUP_BUCKET
 
@@ -51,8 +51,8 @@ async def pass_rates(
     filters = {"check": check, "agent": agent, "agent_version": agent_version}
     queries = ctx.store.queries
     size = BUCKETS[bucket] if bucket is not None else None
-    labelled = await LabelTable(ctx.store.database).counts(
-        since=start, until=end, bucket=size, **filters
+    labelled = await label_counts(
+        ctx.store.database, since=start, until=end, bucket=size, **filters
     )
     exclude = exclude_false_alarms
     if size is None:

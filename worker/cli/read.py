@@ -14,7 +14,8 @@ from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, p
 from turncheck.worker.clock import utc_now
 from turncheck.worker.pipeline.records import ResultKey
 from turncheck.worker.store import PassRate, Store, StoredResult
-from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of, labelled_rates
+from turncheck.worker.store.label_rates import label_counts, labelled_rates
+from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
 from turncheck.worker.store.queries import Queries
 
 err = Console(stderr=True)
@@ -67,8 +68,8 @@ def pass_rates(
     async def work(store: Store) -> tuple[list[PassRate], str | None]:
         queries = store.queries
         rows = await queries.pass_rates(since=start, until=end, check=check, agent=agent)
-        labelled = await LabelTable(store.database).counts(
-            since=start, until=end, check=check, agent=agent
+        labelled = await label_counts(
+            store.database, since=start, until=end, check=check, agent=agent
         )
         rows = labelled_rates(rows, labelled, exclude_false_alarms=exclude_false_alarms)
         return rows, None if rows else await unknown(queries, check, agent)

@@ -5,16 +5,14 @@ result of the check on the turn (the latest write), records that result's check 
 and copies the result's ``expires_at`` and ``person_id``, so the purge and erasure
 delete it with its result. Only a failed result takes a label (``NotLabellable``).
 
-Pass rates read labels to leave false alarms out and to give a check's precision: the
-labels of failed results whose turns were created in the window, on the turn's
-``created_at`` like every count, widened to whole hours as the rollups are.
+What labels do to pass rates is in ``label_rates.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import delete, select
@@ -25,9 +23,8 @@ from turncheck.worker.errors import NoStoredResult, NotLabellable
 from turncheck.worker.pipeline.records import ResultKey
 from turncheck.worker.store.database import Database
 from turncheck.worker.store.passed import expand
-from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
 from turncheck.worker.store.tables import check_results, labels, passed_results
-from turncheck.worker.store.views import PassRate, StoredResult
+from turncheck.worker.store.views import StoredResult
 
 CHUNK = 500
 """Ids per IN list: well under every driver's limit on bound parameters."""
@@ -62,18 +59,6 @@ class StoredLabel:
             note=row["note"],
             labelled_at=row["labelled_at"],
         )
-
-
-@dataclass(frozen=True, slots=True)
-class LabelCounts:
-    """Labelled failures of one check and agent (and bucket) in a window."""
-
-    false_alarms: int = 0
-    confirmed: int = 0
-
-
-CountKey = tuple[datetime | None, str, str]
-"""(bucket start or None for the whole window, check, agent)."""
 
 
 class LabelTable:
@@ -166,50 +151,6 @@ class LabelTable:
         async with self.database.transaction() as conn:
             return [StoredLabel.from_row(row) for row in (await conn.execute(query)).mappings()]
 
-    async def counts(
-        self,
-        *,
-        since: datetime | None,
-        until: datetime | None,
-        check: str | None = None,
-        agent: str | None = None,
-        agent_version: str | None = None,
-        bucket: timedelta | None = None,
-    ) -> dict[CountKey, LabelCounts]:
-        """Labelled failures per check and agent (and per hour or UTC day with ``bucket``)
-        of the turns whose ``created_at`` falls in the hours the rollups count for
-        [since, until): the same hours ``Queries.pass_rates`` sums."""
-        r, lb = check_results.c, labels.c
-        query = select(r.turn_created_at, lb.check_name, lb.agent_id, lb.label).join(
-            check_results,
-            (r.turn_id == lb.turn_id)
-            & (r.check_name == lb.check_name)
-            & (r.check_version == lb.check_version),
-        )
-        if since is not None:
-            query = query.where(r.turn_created_at >= bucket_of(since))
-        end = _hours_until(until)
-        if end is not None:
-            query = query.where(r.turn_created_at < end)
-        if check is not None:
-            query = query.where(lb.check_name == check)
-        if agent is not None:
-            query = query.where(lb.agent_id == agent)
-        if agent_version is not None:
-            query = query.where(r.agent_version == agent_version)
-        async with self.database.transaction() as conn:
-            rows = (await conn.execute(query)).all()
-        sums: dict[CountKey, list[int]] = {}
-        for created_at, name, agent_id, label in rows:
-            start: datetime | None = None
-            if bucket is not None:
-                start = bucket_of(created_at)
-                if bucket != ROLLUP_BUCKET:
-                    start = start.replace(hour=0)
-            counts = sums.setdefault((start, name, agent_id), [0, 0])
-            counts[0 if label == "false_alarm" else 1] += 1
-        return {key: LabelCounts(*counts) for key, counts in sums.items()}
-
     async def _of_keys(self, keys: list[LabelKey]) -> list[StoredLabel]:
         lb = labels.c
         found: list[StoredLabel] = []
@@ -226,78 +167,6 @@ class LabelTable:
                         StoredLabel.from_row(row) for row in (await conn.execute(query)).mappings()
                     ]
         return found
-
-
-def with_labels(
-    rate: PassRate, counts: LabelCounts | None, *, exclude_false_alarms: bool
-) -> PassRate:
-    """The rate with its labelled failures; with ``exclude_false_alarms``, each failure
-    labelled a false alarm counts as passed instead: the turn still counts once."""
-    if counts is None:
-        return rate
-    # A label outlives no result and marks one that was counted failed, so the failures
-    # always hold it; min() keeps a rate sane should the rollups have been edited by hand.
-    false_alarms = min(counts.false_alarms, rate.failed)
-    moved = false_alarms if exclude_false_alarms else 0
-    return PassRate(
-        rate.check,
-        rate.agent_id,
-        rate.passed + moved,
-        rate.failed - moved,
-        rate.errored,
-        rate.judge_input_tokens,
-        rate.judge_output_tokens,
-        false_alarms=false_alarms,
-        confirmed=counts.confirmed,
-    )
-
-
-def labelled_rates(
-    rates: Iterable[PassRate], counts: dict[CountKey, LabelCounts], *, exclude_false_alarms: bool
-) -> list[PassRate]:
-    """``with_labels`` for rates over the whole window."""
-    return [
-        with_labels(
-            rate,
-            counts.get((None, rate.check, rate.agent_id)),
-            exclude_false_alarms=exclude_false_alarms,
-        )
-        for rate in rates
-    ]
-
-
-def labelled_buckets(
-    rates: Iterable[tuple[datetime, PassRate]],
-    counts: dict[CountKey, LabelCounts],
-    *,
-    exclude_false_alarms: bool,
-) -> list[tuple[datetime, PassRate]]:
-    """``with_labels`` for rates per bucket."""
-    return [
-        (
-            start,
-            with_labels(
-                rate,
-                counts.get((start, rate.check, rate.agent_id)),
-                exclude_false_alarms=exclude_false_alarms,
-            ),
-        )
-        for start, rate in rates
-    ]
-
-
-def _hours_until(until: datetime | None) -> datetime | None:
-    """The end of the last hour the rollups count for a window ending at ``until``: an
-    hour counts whole when it starts before ``until``. None: no bound."""
-    if until is None:
-        return None
-    start = bucket_of(until)
-    if start == until:
-        return until
-    try:
-        return start + ROLLUP_BUCKET
-    except OverflowError:
-        return None
 
 
 async def _newest_result(conn: AsyncConnection, turn_id: str, check: str) -> StoredResult | None:

@@ -87,7 +87,7 @@ class PassRate:
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0
     false_alarms: int = 0
-    """Failures a person labelled false alarms (``worker/store/labels.py``)."""
+    """Failures a person labelled false alarms (``worker/store/label_rates.py``)."""
     confirmed: int = 0
     """Failures a person labelled confirmed."""
 
