@@ -6,6 +6,8 @@ rollups, outbox rows and pending judgements, in one transaction), ``outbox``
 Results are kept in two shapes, read back as one: passed results with nothing
 more to say in one row per turn and write (``passed``), every other a full row
 (``turn_writes`` writes both, ``latest`` and ``pages`` read a check's across both).
+``labels`` holds a person's verdict on a failed result, ``label_rates`` what labels do
+to pass rates.
 """
 
 from __future__ import annotations
