@@ -8,6 +8,7 @@ from pydantic import BaseModel
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.erasure import ErasureRequest
 from turncheck.schemas.event import CheckFailedEvent
+from turncheck.schemas.label import LabelLine
 from turncheck.schemas.turn import Turn
 
 HERE = Path(__file__).parent
@@ -17,6 +18,7 @@ FILES: dict[str, type[BaseModel]] = {
     "response.check_failed.v1.schema.json": CheckFailedEvent,
     "checks.v1.schema.json": CheckFile,
     "turncheck.erasure.v1.schema.json": ErasureRequest,
+    "turncheck.label.v1.schema.json": LabelLine,
 }
 
 

@@ -10,6 +10,9 @@
     │                               no turn is stored (at start: exit 2; a batch: redelivered)
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
     │   └── InvalidErasureRequest   nor a valid erasure request: dead-lettered too
+    ├── LabelRefused            a label cannot be set: exit 1, and a 404 or 409 from the API
+    │   ├── NoStoredResult          the turn has no stored result of that check
+    │   └── NotLabellable           the newest result of that check on the turn did not fail
     ├── ServiceUnavailable      the database or the broker does not answer at start; exit 3
     ├── StoreUnavailable        the database is out of reach: consuming pauses, nothing committed
     │   ├── TurnContended           other writers of a turn kept taking the part a write was to
@@ -105,6 +108,28 @@ class InvalidTurn(TurncheckError):
 
 class InvalidErasureRequest(InvalidTurn):
     """A message on the erasure topic that is not ``{person_id, requested_at}``."""
+
+
+class LabelRefused(TurncheckError):
+    """The message names the turn and the check, never a note: ids and names only."""
+
+
+class NoStoredResult(LabelRefused):
+    def __init__(self, turn_id: str, check: str) -> None:
+        self.turn_id, self.check = turn_id, check
+        super().__init__(f"turn {turn_id!r} has no stored result of check {check!r}")
+
+
+class NotLabellable(LabelRefused):
+    """Only a failure can be a false alarm or confirmed: a passed result raised no alarm,
+    and an errored one made no decision to be right or wrong about."""
+
+    def __init__(self, turn_id: str, check: str, verdict: str) -> None:
+        self.turn_id, self.check, self.verdict = turn_id, check, verdict
+        super().__init__(
+            f"the newest result of check {check!r} on turn {turn_id!r} is {verdict}: "
+            "only a failed result can be labelled"
+        )
 
 
 class ServiceUnavailable(TurncheckError):

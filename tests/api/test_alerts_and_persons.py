@@ -45,10 +45,12 @@ async def test_erasing_a_person_returns_the_receipt_and_their_results_are_gone(
     failed = [("c", Verdict.FAILED)]
     await save(store, [turn("t-1", person_id="p-7"), turn("t-2", person_id="p-7")], failed)
     await save(store, [turn("t-3", person_id="p-8")], failed)
+    labelled = await api.put("/v1/turns/t-1/results/c/label", json={"label": "confirmed"})
+    assert labelled.status_code == 200, labelled.text
     response = await api.delete("/v1/persons/p-7")
     assert response.status_code == 200, response.text
     receipt = response.json()
-    assert receipt["deleted"] == {"results": 2, "pending_judgements": 0, "events": 2}
+    assert receipt["deleted"] == {"results": 2, "pending_judgements": 0, "events": 2, "labels": 1}
     assert receipt["person_key"] == person_key(b"erasure-key-for-tests", "p-7")
     assert receipt["requested_at"] == receipt["erased_at"] == "2026-11-29T13:00:00Z"
     assert "p-7" not in response.text
@@ -56,7 +58,7 @@ async def test_erasing_a_person_returns_the_receipt_and_their_results_are_gone(
     rows = (await api.get("/v1/checks/c/results")).json()["results"]
     assert [row["turn_id"] for row in rows] == ["t-3"]
     again = (await api.delete("/v1/persons/p-7")).json()
-    assert again["deleted"] == {"results": 0, "pending_judgements": 0, "events": 0}
+    assert again["deleted"] == {"results": 0, "pending_judgements": 0, "events": 0, "labels": 0}
 
 
 async def test_erasure_without_a_key_is_503_naming_the_setting_and_erases_nothing(

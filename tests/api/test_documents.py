@@ -14,6 +14,7 @@ PATHS = {
     "/v1/pass-rates": {"get"},
     "/v1/checks/{name}/results": {"get"},
     "/v1/turns/{turn_id}/results": {"get"},
+    "/v1/turns/{turn_id}/results/{check}/label": {"put", "delete"},
     "/v1/alerts": {"get"},
     "/v1/persons/{person_id}": {"delete"},
     "/v1/backtests": {"get", "post"},

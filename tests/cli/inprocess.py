@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from turncheck.worker.cli import read, retention, startup, work
+from turncheck.worker.cli import labels, read, retention, startup, work
 from turncheck.worker.cli.main import main
 from turncheck.worker.clock import FixedClock
 
@@ -42,7 +42,7 @@ class CommandLine:
                 patch.delenv(name)
             for name, value in {**self.env, **env}.items():
                 patch.setenv(name, value)
-            for module in (work, retention, read):
+            for module in (work, retention, read, labels):
                 patch.setattr(module, "utc_now", self.clock)
             # The log lines are not the point, and a handler set on this process's root
             # logger would outlive the command.

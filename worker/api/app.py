@@ -13,6 +13,7 @@ from turncheck.worker.api import (
     errors,
     health,
     history,
+    labels,
     metrics,
     persons,
     rates,
@@ -61,7 +62,7 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
         dependencies=[Depends(require_token), Depends(storable_text)],
         responses=errors.documented(401, 421, 422, 503),
     )
-    for part in (rates, results, history, persons, backtests):
+    for part in (rates, results, labels, history, persons, backtests):
         v1.include_router(part.router)
     app.include_router(v1)
     app.include_router(

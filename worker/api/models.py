@@ -11,8 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from turncheck.schemas.label import LabelName, Note
 from turncheck.worker.retention.erasure import ErasureReceipt
 from turncheck.worker.store.alerts import HistoryRow
+from turncheck.worker.store.labels import StoredLabel
 from turncheck.worker.store.views import PassRate, StoredResult
 
 VerdictName = Literal["passed", "failed", "errored"]
@@ -52,6 +54,15 @@ class PassRateOut(BaseModel):
     mixed_versions: bool = Field(
         default=False, description="True when more than one check version is counted."
     )
+    labelled_failures: int = Field(description="Failures a person labelled.")
+    false_alarms: int = Field(
+        description="Failures labelled false alarms; with `exclude_false_alarms` they are "
+        "counted in `passed`, not `failed`."
+    )
+    confirmed: int = Field(description="Failures labelled confirmed.")
+    precision: float | None = Field(
+        description="confirmed / labelled_failures; null with no labelled failure."
+    )
 
     @classmethod
     def of(cls, rate: PassRate, bucket_start: datetime | None = None) -> PassRateOut:
@@ -71,6 +82,10 @@ class PassRateOut(BaseModel):
             check_versions=list(rate.check_versions),
             agent_versions=list(rate.agent_versions),
             mixed_versions=rate.mixed_versions,
+            labelled_failures=rate.labelled_failures,
+            false_alarms=rate.false_alarms,
+            confirmed=rate.confirmed,
+            precision=rate.precision,
         )
 
 
@@ -79,6 +94,9 @@ class PassRatesOut(BaseModel):
     until: datetime | None
     bucket: Literal["hour", "day"] | None
     split: Literal["none", "check_version", "agent_version", "both"] = "none"
+    exclude_false_alarms: bool = Field(
+        description="Whether failures labelled false alarms were counted as passed."
+    )
     rates: list[PassRateOut]
 
 
@@ -112,9 +130,12 @@ class ResultOut(BaseModel):
     turn_created_at: datetime = Field(
         description="When the turn ended: the time results are ordered and filtered by."
     )
+    label: LabelName | None = Field(
+        default=None, description="A person's label of this result (a failure), if any."
+    )
 
     @classmethod
-    def of(cls, row: StoredResult) -> ResultOut:
+    def of(cls, row: StoredResult, label: StoredLabel | None = None) -> ResultOut:
         return cls(
             turn_id=row.turn_id,
             thread_id=row.thread_id,
@@ -131,7 +152,45 @@ class ResultOut(BaseModel):
             spans=[SpanOut.model_validate(span) for span in row.spans],
             checked_at=row.checked_at,
             turn_created_at=row.turn_created_at,
+            label=label.label if label else None,
         )
+
+
+class TurnResultOut(ResultOut):
+    """A result in its turn's own view, with the label's note: free text a person wrote,
+    shown where one turn is looked at, left out of a check's pages of results."""
+
+    label_note: str | None = Field(default=None, description="The label's note, if any.")
+
+    @classmethod
+    def of(cls, row: StoredResult, label: StoredLabel | None = None) -> TurnResultOut:
+        shown = ResultOut.of(row, label).model_dump()
+        return cls(**shown, label_note=label.note if label else None)
+
+
+class LabelIn(BaseModel):
+    label: LabelName
+    note: Note | None = Field(default=None, description="At most 1000 characters, no NUL.")
+
+
+class LabelOut(BaseModel):
+    turn_id: str
+    check: str
+    check_version: str = Field(description="The version of the result labelled: its newest.")
+    agent_id: str
+    label: LabelName
+    note: str | None
+    labelled_at: datetime
+
+    @classmethod
+    def of(cls, label: StoredLabel) -> LabelOut:
+        return cls.model_validate(label, from_attributes=True)
+
+
+class LabelClearedOut(BaseModel):
+    turn_id: str
+    check: str
+    cleared: bool = Field(description="Whether the result had a label.")
 
 
 class ResultsPage(BaseModel):
@@ -144,7 +203,7 @@ class ResultsPage(BaseModel):
 
 class TurnResultsOut(BaseModel):
     turn_id: str
-    results: list[ResultOut]
+    results: list[TurnResultOut]
 
 
 class AlertOut(BaseModel):
@@ -173,6 +232,7 @@ class Deleted(BaseModel):
     results: int
     pending_judgements: int
     events: int = Field(description="Unsent events of the person's turns.")
+    labels: int = Field(description="Labels of the person's results.")
 
 
 class ErasureOut(BaseModel):

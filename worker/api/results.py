@@ -15,8 +15,9 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from turncheck.worker.api import cursor as cursors
 from turncheck.worker.api.context import ApiContext, context
 from turncheck.worker.api.errors import documented
-from turncheck.worker.api.models import ResultOut, ResultsPage, TurnResultsOut
+from turncheck.worker.api.models import ResultOut, ResultsPage, TurnResultOut, TurnResultsOut
 from turncheck.worker.api.query import MOMENT, moment, verdicts, window
+from turncheck.worker.store.labels import LabelTable, key_of
 from turncheck.worker.store.pages import ResultFilter, ResultPages
 
 MAX_LIMIT = 1000
@@ -55,8 +56,11 @@ async def check_results(
         # the one the caller used.
         following = request.url.include_query_params(cursor=next_cursor)
         next_url = f"{following.path}?{following.query}"
+    labelled = await LabelTable(ctx.store.database).of_results(rows)
     return ResultsPage(
-        results=[ResultOut.of(row) for row in rows], next_cursor=next_cursor, next=next_url
+        results=[ResultOut.of(row, labelled.get(key_of(row))) for row in rows],
+        next_cursor=next_cursor,
+        next=next_url,
     )
 
 
@@ -73,9 +77,13 @@ async def turn_results(
         ),
     ],
 ) -> TurnResultsOut:
-    """Every stored result of one turn; 404 when it has none (never stored, expired, or
-    its person erased)."""
+    """Every stored result of one turn, each with its label and the label's note; 404
+    when it has none (never stored, expired, or its person erased)."""
     rows = await ctx.store.queries.results_for_turn(turn_id)
     if not rows:
         raise HTTPException(404, "no results for this turn")
-    return TurnResultsOut(turn_id=turn_id, results=[ResultOut.of(row) for row in rows])
+    labelled = await LabelTable(ctx.store.database).of_turn(turn_id)
+    return TurnResultsOut(
+        turn_id=turn_id,
+        results=[TurnResultOut.of(row, labelled.get(key_of(row))) for row in rows],
+    )

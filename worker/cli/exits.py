@@ -11,6 +11,7 @@ from turncheck.worker.errors import (
     CheckDefinitionError,
     ConfigurationError,
     JudgeConfigError,
+    LabelRefused,
     ServiceUnavailable,
     TurncheckError,
 )
@@ -27,6 +28,7 @@ REFUSALS: dict[type[TurncheckError], tuple[int, str]] = {
     JudgeConfigError: (BAD_CONFIGURATION, "invalid judges: "),
     ConfigurationError: (BAD_CONFIGURATION, ""),
     ServiceUnavailable: (SERVICE_UNAVAILABLE, ""),
+    LabelRefused: (REJECTED, ""),
 }
 
 

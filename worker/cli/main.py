@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from turncheck.worker import app as composition
-from turncheck.worker.cli import backtest, exits, read, retention, serve, work
+from turncheck.worker.cli import backtest, exits, labels, read, retention, serve, work
 from turncheck.worker.webhooks import cli as webhooks_cli
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ err = Console(stderr=True)
 app.add_typer(composition.alert_commands(), name="alerts")
 app.add_typer(webhooks_cli.app, name="webhooks")
 app.add_typer(backtest.app, name="backtest")
+app.add_typer(labels.app, name="labels")
 
 
 def _print_version(show: bool) -> None:
@@ -53,6 +54,7 @@ app.command()(work.check)
 app.command()(read.results)
 app.command("pass-rates")(read.pass_rates)
 app.command()(read.failures)
+app.command()(labels.label)
 app.command()(retention.purge)
 app.command()(retention.erase)
 app.command()(serve.serve)

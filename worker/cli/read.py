@@ -12,7 +12,10 @@ from rich.console import Console
 from turncheck.worker.cli import exits, startup, tables
 from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, parse_window
 from turncheck.worker.clock import utc_now
+from turncheck.worker.pipeline.records import ResultKey
 from turncheck.worker.store import PassRate, Store, StoredResult
+from turncheck.worker.store.label_rates import label_counts, labelled_rates
+from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
 from turncheck.worker.store.queries import Queries
 from turncheck.worker.store.rates import Split
 
@@ -25,11 +28,16 @@ def results(
 ) -> None:
     """Show the stored results of one turn (exit 1 when it has none)."""
     settings = startup.settings()
-    found = startup.on_store(settings, lambda store: store.queries.results_for_turn(turn_id))
+
+    async def work(store: Store) -> tuple[list[StoredResult], dict[ResultKey, StoredLabel]]:
+        found = await store.queries.results_for_turn(turn_id)
+        return found, await LabelTable(store.database).of_turn(turn_id) if found else {}
+
+    found, labelled = startup.on_store(settings, work)
     if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
+        print(json.dumps([_with_label(r, labelled, note=True) for r in found], indent=2))
     elif found:
-        Console().print(tables.results_table(found))
+        Console().print(tables.results_table(found, labelled))
     else:
         err.print(f"no results for turn {turn_id}", highlight=False)
     if not found:
@@ -45,9 +53,15 @@ def pass_rates(
         Split,
         typer.Option(help="Also per check version, agent version or both.", case_sensitive=False),
     ] = Split.NONE,
+    exclude_false_alarms: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-false-alarms", help="Count failures labelled false alarms as passed."
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Show each check's pass rate and its counts.
+    """Show each check's pass rate and its counts, and its precision against its labels.
 
     Counts are kept per hour of the turns' time: every hour that overlaps the window counts.
     A row that counts more than one check version is marked (the check changed in the
@@ -62,15 +76,28 @@ def pass_rates(
         rows = await queries.pass_rates(
             since=start, until=end, check=check, agent=agent, split=split
         )
+        labelled = await label_counts(
+            store.database, since=start, until=end, check=check, agent=agent, split=split
+        )
+        rows = labelled_rates(rows, labelled, exclude_false_alarms=exclude_false_alarms)
         return rows, None if rows else await unknown(queries, check, agent)
 
     rows, missing = startup.on_store(settings, work)
     if as_json:
         window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
-        rates = {"split": split.value, "rates": [r.as_dict() for r in rows]}
-        print(json.dumps({**window, **rates}, indent=2))
+        print(
+            json.dumps(
+                {
+                    **window,
+                    "split": split.value,
+                    "exclude_false_alarms": exclude_false_alarms,
+                    "rates": [r.as_dict() for r in rows],
+                },
+                indent=2,
+            )
+        )
     elif missing is None:
-        Console().print(tables.pass_rate_table(rows, start, split))
+        Console().print(tables.pass_rate_table(rows, start, split, exclude_false_alarms))
     refuse_unknown(missing)
 
 
@@ -91,17 +118,32 @@ def failures(
     settings = startup.settings()
     start, end = parse_window(since, until, utc_now())
 
-    async def work(store: Store) -> tuple[list[StoredResult], str | None]:
+    async def work(
+        store: Store,
+    ) -> tuple[list[StoredResult], dict[ResultKey, StoredLabel], str | None]:
         queries = store.queries
         found = await queries.not_passed(check, agent=agent, since=start, until=end, limit=limit)
-        return found, None if found else await unknown(queries, check, agent)
+        labelled = await LabelTable(store.database).of_results(found)
+        return found, labelled, None if found else await unknown(queries, check, agent)
 
-    found, missing = startup.on_store(settings, work)
+    found, labelled, missing = startup.on_store(settings, work)
     if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
+        print(json.dumps([_with_label(r, labelled, note=False) for r in found], indent=2))
     elif missing is None:
-        Console().print(tables.not_passed_table(found, check, start))
+        Console().print(tables.not_passed_table(found, check, start, labelled))
     refuse_unknown(missing)
+
+
+def _with_label(
+    result: StoredResult, labelled: dict[ResultKey, StoredLabel], *, note: bool
+) -> dict[str, object]:
+    """A result's JSON with its label; with its note only in the turn's own view, as the
+    API gives it: a list of failures is where results are copied from in bulk."""
+    label = labelled.get(key_of(result))
+    shown: dict[str, object] = {**result.as_dict(), "label": label.label if label else None}
+    if note:
+        shown["label_note"] = label.note if label else None
+    return shown
 
 
 SHOWN_NAMES = 10

@@ -24,7 +24,8 @@ err = Console(stderr=True)
 
 
 def purge(as_json: JsonOption = False) -> None:
-    """Delete expired results and pending judgements, and sent events past their keep.
+    """Delete expired results with their labels, pending judgements, and sent events past
+    their keep.
 
     `turncheck run` does this every TURNCHECK_PURGE_INTERVAL_S; pass-rate counts stay.
     """
@@ -34,8 +35,9 @@ def purge(as_json: JsonOption = False) -> None:
         print(json.dumps(report.as_dict()))
     else:
         err.print(
-            f"purged {report.results} results, {report.pending_judgements} pending "
-            f"judgements, {report.events} sent events ({report.swept} swept after erasures) "
+            f"purged {report.results} results, {report.labels} labels, "
+            f"{report.pending_judgements} pending judgements, {report.events} sent events "
+            f"({report.swept} swept after erasures) "
             f"in {report.chunks} transactions, the longest {report.longest_chunk_s * 1000:.0f} ms",
             highlight=False,
         )
@@ -48,8 +50,8 @@ def erase(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Delete a person's results, pending judgements and unsent events, and keep their
-    turns out from now on (the ledger keeps a keyed hash, never the id)."""
+    """Delete a person's results, their labels, pending judgements and unsent events, and
+    keep their turns out from now on (the ledger keeps a keyed hash, never the id)."""
     settings = startup.settings()
     now = utc_now()
     asked = _moment(requested_at) if requested_at else now
@@ -66,8 +68,9 @@ def erase(
         print(json.dumps(receipt.as_dict()))
     else:
         err.print(
-            f"erased: {receipt.results} results, {receipt.pending_judgements} pending "
-            f"judgements, {receipt.events} unsent events; ledger {receipt.person_key[:12]}…",
+            f"erased: {receipt.results} results, {receipt.labels} labels, "
+            f"{receipt.pending_judgements} pending judgements, {receipt.events} unsent events; "
+            f"ledger {receipt.person_key[:12]}…",
             highlight=False,
         )
 

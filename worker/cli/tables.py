@@ -5,43 +5,66 @@ from __future__ import annotations
 from datetime import datetime
 
 from rich.table import Table
+from rich.text import Text
 
+from turncheck.worker.pipeline.records import ResultKey
 from turncheck.worker.store import PassRate, StoredResult
+from turncheck.worker.store.labels import StoredLabel, key_of
 from turncheck.worker.store.rates import Split
 
 VERDICT_STYLE = {"passed": "green", "failed": "red", "errored": "yellow"}
+LABEL_SHOWN = {"false_alarm": "false alarm", "confirmed": "confirmed"}
 
 
-def results_table(results: list[StoredResult]) -> Table:
+def results_table(
+    results: list[StoredResult], labelled: dict[ResultKey, StoredLabel] | None = None
+) -> Table:
+    """A turn's results; a ``label`` column (with the note) once any of them has a label."""
+    labelled = labelled or {}
     first = results[0]
     table = Table(title=f"turn {first.turn_id} · agent {first.agent_id} v{first.agent_version}")
-    for column in ("check", "version", "verdict", "score", "reason", "matches"):
+    columns = ["check", "version", "verdict", "score", "reason", "matches"]
+    for column in columns + (["label"] if labelled else []):
         table.add_column(column)
     for r in results:
         spans = ", ".join(f"{s['field']}[{s['start']}:{s['end']}] {s['label']}" for s in r.spans)
-        table.add_row(
+        cells: list[str | Text] = [
             r.check,
             r.check_version,
             f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
             "" if r.score is None else f"{r.score:.2f}",
             r.reason or "",
             spans,
-        )
+        ]
+        if labelled:
+            cells.append(_label_cell(labelled.get(key_of(r)), note=True))
+        table.add_row(*cells)
     return table
 
 
-def not_passed_table(results: list[StoredResult], check: str, since: datetime) -> Table:
+def not_passed_table(
+    results: list[StoredResult],
+    check: str,
+    since: datetime,
+    labelled: dict[ResultKey, StoredLabel] | None = None,
+) -> Table:
+    """A check's failures; a ``label`` column once any has a label (no note: a list)."""
+    labelled = labelled or {}
     table = Table(title=f"{check}: not passed in turns since {since:%Y-%m-%d %H:%M} UTC")
-    for column in ("turn time", "turn", "agent", "verdict", "reason"):
+    columns = ["turn time", "turn", "agent", "verdict", "reason"]
+    for column in columns + (["label"] if labelled else []):
         table.add_column(column)
     for r in results:
-        table.add_row(
+        cells: list[str | Text] = [
             f"{r.turn_created_at:%Y-%m-%d %H:%M:%S}",
             r.turn_id,
             f"{r.agent_id} v{r.agent_version}",
             f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
             r.reason or "",
-        )
+        ]
+        if labelled:
+            cells.append(_label_cell(labelled.get(key_of(r)), note=False))
+        table.add_row(*cells)
     return table
 
 
@@ -49,19 +72,40 @@ MIXED = "*"
 """Beside a check's name in a row that counts more than one check version."""
 
 
-def pass_rate_table(rows: list[PassRate], since: datetime, split: Split = Split.NONE) -> Table:
+def _label_cell(label: StoredLabel | None, *, note: bool) -> Text:
+    """Plain text: a note is a person's words, never read as markup."""
+    if label is None:
+        return Text("")
+    shown = LABEL_SHOWN[label.label]
+    return Text(f"{shown}: {label.note}" if note and label.note else shown)
+
+
+def pass_rate_table(
+    rows: list[PassRate],
+    since: datetime,
+    split: Split = Split.NONE,
+    exclude_false_alarms: bool = False,
+) -> Table:
+    """The rates; the precision against the labels once any row has labelled failures."""
+    title = f"pass rates since {since:%Y-%m-%d %H:%M} UTC"
+    if exclude_false_alarms:
+        title += ", false alarms counted as passed"
     mixed = any(r.mixed_versions for r in rows)
     table = Table(
-        title=f"pass rates since {since:%Y-%m-%d %H:%M} UTC",
-        caption=f"{MIXED} counts more than one check version" if mixed else None,
+        title=title, caption=f"{MIXED} counts more than one check version" if mixed else None
     )
     judged = any(r.judge_input_tokens or r.judge_output_tokens for r in rows)
+    labelled = any(r.labelled_failures for r in rows)
     columns = ["check", "agent"]
     if split.by_agent_version:
         columns.append("agent version")
     if split.by_check_version:
         columns.append("check version")
     columns += ["passed", "failed", "errored", "total", "pass rate"]
+    if labelled:
+        # One narrow column, so the table still fits 100 columns: "75% (3/4)" is 3 of
+        # the 4 labelled failures confirmed (the fourth a false alarm).
+        columns.append("precision")
     if judged:
         columns.append("judge tokens in/out")
     for column in columns:
@@ -74,6 +118,10 @@ def pass_rate_table(rows: list[PassRate], since: datetime, split: Split = Split.
         if split.by_check_version:
             cells.append(r.check_version or "")
         cells += [str(r.passed), str(r.failed), str(r.errored), str(r.total), rate]
+        if labelled:
+            precision = r.precision
+            labels = f"({r.confirmed}/{r.labelled_failures})"
+            cells.append("" if precision is None else f"{precision:.0%} {labels}")
         if judged:
             cells.append(f"{r.judge_input_tokens}/{r.judge_output_tokens}")
         table.add_row(*cells)

@@ -1,7 +1,7 @@
 """Erasure by person: delete what is stored of a person and keep them out for good.
 
-``Eraser.erase`` deletes the person's results (in both shapes), pending judgements and
-unsent events in one transaction and writes the ledger row first, a keyed hash of the
+``Eraser.erase`` deletes the person's results (in both shapes), their labels, pending
+judgements and unsent events in one transaction and writes the ledger row first, a keyed hash of the
 person id (never the id itself). The pipeline drops the turns of anyone in the ledger,
 so a replay or a late redelivery of their old turns stores nothing. Pass-rate rollups
 are left as they are: anonymous counts per check and hour, with no person in them.
@@ -42,6 +42,7 @@ class ErasureReceipt:
     results: int
     pending_judgements: int
     events: int
+    labels: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -52,6 +53,7 @@ class ErasureReceipt:
                 "results": self.results,
                 "pending_judgements": self.pending_judgements,
                 "events": self.events,
+                "labels": self.labels,
             },
         }
 
@@ -85,6 +87,7 @@ class Eraser:
             results=deleted.results,
             pending_judgements=deleted.pending_judgements,
             events=deleted.events,
+            labels=deleted.labels,
         )
 
     async def erased(self, person_ids: Iterable[str]) -> set[str]:

@@ -1,8 +1,8 @@
 """Retention: delete what has expired, a bounded chunk per transaction.
 
-Results (both shapes) and pending judgements go once their turn's retention window has passed
-(``expires_at``), sent events once the outbox has kept them long enough. Each chunk
-is one short transaction deleting at most ``chunk_rows`` rows by primary key, so the
+Results (both shapes), their labels and pending judgements go once their turn's retention
+window has passed (``expires_at``), sent events once the outbox has kept them long enough.
+Each chunk is one short transaction deleting at most ``chunk_rows`` rows by primary key, so the
 worker's writes never wait long behind a purge. Pass-rate rollups stay: they are
 anonymous counts per check and hour, and the rates people query go back further than
 the results.
@@ -40,6 +40,8 @@ class PurgeReport:
     events: int = 0
     swept: int = 0
     """Results of persons erased while their turns were in flight."""
+    labels: int = 0
+    """Labels of the expired results (``worker/store/labels.py``)."""
     chunks: int = 0
     longest_chunk_s: float = 0.0
     """The longest single delete transaction: how long its row locks were held."""
@@ -50,6 +52,7 @@ class PurgeReport:
             "pending_judgements": self.pending_judgements,
             "events": self.events,
             "swept": self.swept,
+            "labels": self.labels,
             "chunks": self.chunks,
             "longest_chunk_s": round(self.longest_chunk_s, 4),
         }
@@ -81,16 +84,20 @@ class Purger:
         results = await self._delete_expired("results", now)
         results += await self._delete_expired("passed", now)
         pending = await self._delete_expired("pending_judgements", now)
+        labelled = await self._delete_expired("labels", now)
         events = await self.purge_events(now) if self.purge_events else 0
         swept = await self.sweep(now)
-        report = PurgeReport(results, pending, events, swept, self._chunks, self._longest_s)
-        if results or pending or events or swept:
+        report = PurgeReport(
+            results, pending, events, swept, labelled, self._chunks, self._longest_s
+        )
+        if results or pending or events or swept or labelled:
             log.info(
-                "purged results=%d pending_judgements=%d events=%d swept=%d chunks=%d",
+                "purged results=%d pending_judgements=%d events=%d swept=%d labels=%d chunks=%d",
                 results,
                 pending,
                 events,
                 swept,
+                labelled,
                 self._chunks,
             )
         return report

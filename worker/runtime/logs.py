@@ -4,8 +4,8 @@ What is logged (ids, names, counts, never a turn's text, a secret or a person id
 to each module. Here, whatever a module or a library logs:
 
 - libraries whose lines would carry URLs, SQL parameters or records (httpx, httpcore,
-  SQLAlchemy, slack-sdk, aiokafka's DEBUG) are held above them at any level, and so is
-  Alembic's narration;
+  SQLAlchemy, aiosqlite, slack-sdk, aiokafka's DEBUG) are held above them at any level,
+  and so is Alembic's narration;
 - every record passes ``redact_urls`` on its way out: a URL's query string, fragment and
   user-info (``https://user:pw@host/hook?token=…``) become ``***``, in the message, its
   arguments and its traceback. A safety net, not a licence to log URLs.
@@ -32,6 +32,9 @@ QUIET_LOGGERS = {
     "httpcore": logging.WARNING,
     # The engine logs each statement with its parameters (person ids) once INFO is on.
     "sqlalchemy": logging.WARNING,
+    # aiosqlite logs each statement it runs with its parameters (person ids, a label's
+    # note) at DEBUG.
+    "aiosqlite": logging.WARNING,
     # slack-sdk logs its request URLs and bodies at DEBUG.
     "slack_sdk": logging.WARNING,
     # aiokafka dumps every fetch response, records (turns, erasure requests) and all, at

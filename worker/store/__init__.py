@@ -7,6 +7,8 @@ Results are kept in two shapes, read back as one: passed results with nothing
 more to say in one row per turn and write (``passed``), every other a full row
 (``turn_writes`` writes both, ``latest`` and ``pages`` read a check's across both;
 ``backtests_reads`` a turn's newest verdicts by check name, for backtests).
+``labels`` holds a person's verdict on a failed result, ``label_rates`` what labels do
+to pass rates.
 """
 
 from __future__ import annotations

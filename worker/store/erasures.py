@@ -14,6 +14,7 @@ from turncheck.worker.store.tables import (
     check_results,
     erasures,
     judge_pending,
+    labels,
     outbox,
     passed_results,
 )
@@ -29,6 +30,7 @@ class ErasedRows:
     results: int
     pending_judgements: int
     events: int
+    labels: int = 0
 
 
 class ErasureTable:
@@ -39,7 +41,8 @@ class ErasureTable:
         self, person_key: str, person_id: str, *, requested_at: datetime, now: datetime
     ) -> ErasedRows:
         """In one transaction: the ledger row first (kept if already there), then the
-        person's results in both shapes, pending judgements and unsent events."""
+        person's results in both shapes, their labels, pending judgements and unsent
+        events."""
         r, p, o = check_results.c, judge_pending.c, outbox.c
         async with self.database.transaction() as conn:
             await conn.execute(
@@ -62,13 +65,18 @@ class ErasureTable:
             # (``ResultWriter.save_judged``), so the two never wait on each other in a circle.
             pending = await conn.execute(delete(judge_pending).where(p.person_id == person_id))
             results = await conn.execute(delete(check_results).where(r.person_id == person_id))
+            # After the results: a label being set locks its result first
+            # (``LabelTable.set``), so this sees the label once that result is free.
+            labelled = await conn.execute(delete(labels).where(labels.c.person_id == person_id))
             passed = await conn.execute(
                 delete(passed_results)
                 .where(passed_results.c.person_id == person_id)
                 .returning(passed_results.c.passed)
             )
             passed_count = sum(n for (n,) in passed)
-        return ErasedRows(results.rowcount + passed_count, pending.rowcount, events)
+        return ErasedRows(
+            results.rowcount + passed_count, pending.rowcount, events, labelled.rowcount
+        )
 
     async def known(self, person_keys: Sequence[str]) -> set[str]:
         """Which of these keys the ledger holds."""

@@ -8,12 +8,14 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, Table, delete, select, tuple_
 
 from turncheck.worker.store.database import Database
-from turncheck.worker.store.tables import check_results, judge_pending, passed_results
+from turncheck.worker.store.tables import check_results, judge_pending, labels, passed_results
 
 EXPIRING: dict[str, tuple[Table, ColumnElement[int] | None]] = {
     "results": (check_results, None),
     "passed": (passed_results, passed_results.c.passed),
     "pending_judgements": (judge_pending, None),
+    # A label carries its result's expires_at: both go in the same purge.
+    "labels": (labels, None),
 }
 """What expires, by name: its table, and what one row holds (None: one result; a write
 of passed results holds ``passed`` of them)."""

@@ -290,3 +290,25 @@ backtests = Table(
     Index("ix_backtests_created_at", "created_at"),
     Index("ix_backtests_status", "status"),
 )
+
+# A person's verdict on a stored failed result: one per turn and check (a new one replaces
+# it), on the check version of the newest result it was set on. It expires and is erased
+# with that result: ``expires_at`` and ``person_id`` are the result's own.
+labels = Table(
+    "labels",
+    metadata,
+    Column("turn_id", String(200), primary_key=True),
+    Column("check_name", String(64), primary_key=True),
+    Column("check_version", String(64), nullable=False),
+    Column("agent_id", String(200), nullable=False),
+    # false_alarm or confirmed.
+    Column("label", String(16), nullable=False),
+    # Written by a person: never logged, never in an event or a metric.
+    Column("note", Text, nullable=True),
+    Column("person_id", String(200), nullable=True),
+    Column("labelled_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Index("ix_labels_check_name", "check_name"),
+    Index("ix_labels_person_id", "person_id"),
+    Index("ix_labels_expires_at", "expires_at"),
+)

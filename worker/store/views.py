@@ -102,9 +102,24 @@ class PassRate:
         the window, so its rate mixes how it decided."""
         return len(self.check_versions) > 1
 
+    false_alarms: int = 0
+    """Failures a person labelled false alarms (``worker/store/label_rates.py``)."""
+    confirmed: int = 0
+    """Failures a person labelled confirmed."""
+
     @property
     def total(self) -> int:
         return self.passed + self.failed + self.errored
+
+    @property
+    def labelled_failures(self) -> int:
+        return self.false_alarms + self.confirmed
+
+    @property
+    def precision(self) -> float | None:
+        """Of the labelled failures, the share confirmed; None with none labelled."""
+        labelled = self.labelled_failures
+        return self.confirmed / labelled if labelled else None
 
     @property
     def pass_rate(self) -> float | None:
@@ -127,6 +142,10 @@ class PassRate:
             "check_versions": list(self.check_versions),
             "agent_versions": list(self.agent_versions),
             "mixed_versions": self.mixed_versions,
+            "labelled_failures": self.labelled_failures,
+            "false_alarms": self.false_alarms,
+            "confirmed": self.confirmed,
+            "precision": self.precision,
         }
 
 
