@@ -124,7 +124,7 @@ def test_a_labels_file_line_that_is_no_label_is_refused_by_its_number(
     assert done.code == 2
     assert (
         done.last_line
-        == f"invalid --labels {labels}: line 2: label must be one of false_alarm, confirmed"
+        == f"invalid labels {labels}:2: label: Input should be 'false_alarm' or 'confirmed'"
     )
 
 

@@ -11,7 +11,6 @@ core); any replica answers ``GET`` from the ``backtests`` table.
 from __future__ import annotations
 
 import asyncio
-import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -31,15 +30,13 @@ from turncheck.worker.api.drafts import Draft, read_draft
 from turncheck.worker.api.errors import documented
 from turncheck.worker.api.query import invalid
 from turncheck.worker.backtest.judging import JudgeOptions, judges_for
-from turncheck.worker.backtest.request import BacktestRequest
+from turncheck.worker.backtest.request import BacktestRequest, parse_partitions
 from turncheck.worker.errors import CheckDefinitionError, ConfigurationError
 from turncheck.worker.runtime.moments import BadMoment, parse_moment
 from turncheck.worker.settings import Settings
 
 MAX_LISTED = 100
 API_PROCESSES = 1
-MAX_PARTITION = 100_000
-"""More partitions than any broker allows a topic: a bound on what ``partitions`` expands to."""
 
 router = APIRouter()
 
@@ -130,24 +127,13 @@ def _moment(name: str, text: str | None, now: datetime) -> datetime | None:
         raise invalid(name, str(exc), "body") from None
 
 
-_PARTS = re.compile(r"\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?")
-
-
 def _partitions(text: str | None) -> tuple[int, ...] | None:
-    """``"0-5"``, ``"0,2,4"``, ``"0-2,7"`` as partition numbers."""
     if text is None:
         return None
-    found: set[int] = set()
-    for part in text.split(","):
-        match = _PARTS.fullmatch(part)
-        if match is None:
-            raise invalid("partitions", 'partition numbers and ranges: "0-5", "0,2,4"', "body")
-        first = int(match[1])
-        last = int(match[2]) if match[2] is not None else first
-        if last < first or last >= MAX_PARTITION:
-            raise invalid("partitions", f"a range from low to high, below {MAX_PARTITION}", "body")
-        found.update(range(first, last + 1))
-    return tuple(sorted(found))
+    try:
+        return parse_partitions(text)
+    except ValueError as exc:
+        raise invalid("partitions", str(exc), "body") from None
 
 
 def _options(

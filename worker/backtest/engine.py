@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Callable, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -28,7 +28,7 @@ from turncheck.worker.backtest.sources import (
     plan_topic,
     topic_batches,
 )
-from turncheck.worker.checks import CheckResult, Verdict
+from turncheck.worker.checks import CheckResult, CheckSet, Verdict
 from turncheck.worker.errors import ConfigurationError, InvalidTurn
 from turncheck.worker.pipeline.batch import RawMessage
 from turncheck.worker.pipeline.evaluate import evaluate, warm_up
@@ -142,7 +142,10 @@ async def run_part(
     report = Report(source=plan.source, judged_skipped=() if request.judge else judged_names(plan))
     live = await LiveResults.open(plan.settings.database_url, plan.settings.erasure_key)
     judge = await open_judge(plan) if request.judge is not None else None
-    tally = Tally(request, report, live, judge)
+    labels = dict(request.labels)
+    if live is not None:
+        labels = {**await live.labels(draft_names(request.draft)), **labels}
+    tally = Tally(request, report, live, judge, labels)
     try:
         # Closed on leaving, not when collected: a limit stops the reading midway.
         async with contextlib.aclosing(_batches(plan, tuple(ranges))) as batches:
@@ -176,6 +179,12 @@ async def _batches(
     async with contextlib.aclosing(reading) as batches:  # its consumer stops with us
         async for batch in batches:
             yield batch
+
+
+def draft_names(draft: CheckSet) -> set[str]:
+    """Every check name of the draft, rule and judged."""
+    groups = (draft.by_agent, draft.judged_by_agent)
+    return {check.name for group in groups for checks in group.values() for check in checks}
 
 
 def judged_names(plan: Plan) -> tuple[str, ...]:
@@ -212,6 +221,8 @@ class Tally:
     report: Report
     live: LiveResults | None
     judge: TurnJudge | None
+    labels: Mapping[tuple[str, str], str]
+    """(turn_id, check name) → label: the stored ones, and those given, which win."""
 
     @property
     def compare(self) -> bool:
@@ -242,7 +253,7 @@ class Tally:
         return kept
 
     async def add(self, messages: list[RawMessage]) -> None:
-        report, labels = self.report, self.request.labels
+        report, labels = self.report, self.labels
         compared: list[tuple[str, str, bool, LiveComparison]] = []
         turns = await self._turns(messages)
         judged: list[list[CheckResult]] = [[] for _ in turns]

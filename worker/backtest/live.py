@@ -1,5 +1,6 @@
 """The store as a backtest sees it: read only, a batch at a time. The newest stored
-verdicts the draft is compared with, and the erasure ledger, whose persons' turns a
+verdicts the draft is compared with, the labels its labelled section counts, and the
+erasure ledger, whose persons' turns a
 backtest leaves out as the worker does (without ``TURNCHECK_ERASURE_KEY``, once anyone
 was erased, it refuses to run: ``ErasureKeyMissing``, as the worker refuses to store).
 
@@ -9,13 +10,14 @@ is not created: there is nothing to compare with and no one erased.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from pydantic import SecretStr
 
 from turncheck.worker.retention.erasure import Eraser, KeylessLedger
 from turncheck.worker.store.backtests_reads import Verdicts, newest_verdicts, open_results
 from turncheck.worker.store.database import Database
+from turncheck.worker.store.labels import LabelTable
 from turncheck.worker.store.probe import database_errors
 
 
@@ -44,6 +46,11 @@ class LiveResults:
     async def verdicts(self, turn_ids: Sequence[str], names: Iterable[str]) -> Verdicts:
         with database_errors(self.url):
             return await newest_verdicts(self.database, turn_ids, names)
+
+    async def labels(self, names: Collection[str]) -> dict[tuple[str, str], str]:
+        """The stored labels of these checks: (turn_id, check name) → label."""
+        with database_errors(self.url):
+            return dict(await LabelTable(self.database).labels_for_checks(names))
 
     async def erased(self, person_ids: Iterable[str]) -> set[str]:
         with database_errors(self.url):

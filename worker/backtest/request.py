@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -9,8 +10,25 @@ from pathlib import Path
 
 from turncheck.worker.checks import CheckSet
 
-LABELS = ("false_alarm", "confirmed")
-"""What a person can say about a stored result that did not pass."""
+MAX_PARTITION = 100_000
+"""More partitions than any broker allows a topic: a bound on what a list expands to."""
+_PARTS = re.compile(r"\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?")
+
+
+def parse_partitions(text: str) -> tuple[int, ...]:
+    """``0-5``, ``0,2,4`` or both (``0-2,7``) as partition numbers; ``ValueError`` saying
+    what is wanted."""
+    found: set[int] = set()
+    for part in text.split(","):
+        match = _PARTS.fullmatch(part)
+        if match is None:
+            raise ValueError("partition numbers and ranges: 0-5, 0,2,4 or 0-2,7")
+        first = int(match[1])
+        last = int(match[2]) if match[2] is not None else first
+        if last < first or last >= MAX_PARTITION:
+            raise ValueError(f"a range from low to high, below {MAX_PARTITION}")
+        found.update(range(first, last + 1))
+    return tuple(sorted(found))
 
 
 @dataclass(frozen=True)

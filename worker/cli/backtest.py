@@ -129,23 +129,6 @@ def merge(
     _show(merge_reports(read), as_json)
 
 
-def parse_partitions(text: str) -> tuple[int, ...]:
-    """``0-5``, ``0,2,4`` or both (``0-2,7``) as partition numbers."""
-    found: set[int] = set()
-    try:
-        for part in text.split(","):
-            low, _, high = part.strip().partition("-")
-            first, last = int(low), int(high or low)
-            if first < 0 or last < first:
-                raise ValueError(part)
-            found.update(range(first, last + 1))
-    except ValueError:
-        raise ConfigurationError(
-            f"invalid --partitions {text!r}: use 0-5, 0,2,4 or 0-2,7"
-        ) from None
-    return tuple(sorted(found))
-
-
 def _request(
     settings: Settings,
     checks: Path | None,
@@ -159,8 +142,8 @@ def _request(
 ) -> BacktestRequest:
     """The request the options describe; a bad option or draft is refused (exit 2)."""
     from turncheck.worker.backtest import BacktestRequest
-    from turncheck.worker.backtest.labels_file import read_labels
     from turncheck.worker.checks import load_checks
+    from turncheck.worker.labels import read_labels
 
     if checks is None:
         raise ConfigurationError("missing option --checks: the draft check file to try")
@@ -174,19 +157,27 @@ def _request(
             )
     else:
         start, end = parse_window(since or DEFAULT_SINCE, until, utc_now())
-    # TODO(lead): once helper "labels" lands, add the stored labels of the draft's check
-    # names here when the store is reachable (its store read for the backtest), the file's
-    # winning over them.
     return BacktestRequest(
         draft=draft,
         since=start,
         until=end,
         limit=limit,
-        partitions=parse_partitions(partitions) if partitions is not None else None,
+        partitions=_partitions(partitions),
         file=file,
         processes=processes,
         labels=read_labels(labels) if labels is not None else {},
     )
+
+
+def _partitions(text: str | None) -> tuple[int, ...] | None:
+    from turncheck.worker.backtest.request import parse_partitions
+
+    if text is None:
+        return None
+    try:
+        return parse_partitions(text)
+    except ValueError as exc:
+        raise ConfigurationError(f"invalid --partitions {text!r}: {exc}") from None
 
 
 def _judged(request: BacktestRequest, settings: Settings, cap: int) -> BacktestRequest:
