@@ -15,6 +15,11 @@ CheckName = Annotated[
 ]
 
 
+Rollout = Literal["live", "shadow"]
+"""How far a check is rolled out: ``shadow`` is watched before it counts (seed 000: start
+new checks on Flag only); ``live`` alerts and emits events."""
+
+
 class AlertRule(BaseModel):
     """When a check raises its daily alert; what is left out comes from the settings
     (``TURNCHECK_ALERT_*``)."""
@@ -65,6 +70,12 @@ class BaseCheck(BaseModel):
         default_factory=AlertRule,
         description="The daily alert's thresholds, or `off`; left out, the settings' defaults.",
         json_schema_extra=_yaml_false_is_off,
+    )
+    rollout: Rollout = Field(
+        default="live",
+        description="`shadow`: run, stored and counted, but no alert and no event or webhook; "
+        "`live` (default) once it is trusted. Not part of the version: promoting it keeps "
+        "its results and rates.",
     )
 
     @field_validator("alert", mode="before")

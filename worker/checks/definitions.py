@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import ValidationError
 
-from turncheck.schemas.checkbase import AlertRule
+from turncheck.schemas.checkbase import AlertRule, Rollout
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
@@ -54,12 +54,20 @@ class CheckSet:
     judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
     alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
     """By (agent, check name): the check's alert as written, None when it is off."""
+    rollouts: dict[tuple[str, str], Rollout] = field(default_factory=dict)
+    """By (agent, check name): ``live`` or ``shadow``; a shadow check's results are stored
+    and counted, but raise no alert and put no event in the outbox."""
 
     def for_agent(self, agent_id: str) -> tuple[CompiledCheck, ...]:
         return self.by_agent.get(agent_id, ())
 
     def judged_for_agent(self, agent_id: str) -> tuple[CompiledJudged, ...]:
         return self.judged_by_agent.get(agent_id, ())
+
+    @property
+    def shadow(self) -> frozenset[tuple[str, str]]:
+        """(agent, check name) of every shadow check."""
+        return frozenset(key for key, rollout in self.rollouts.items() if rollout == "shadow")
 
     @property
     def has_judged(self) -> bool:
@@ -89,6 +97,7 @@ def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> Check
     by_agent: dict[str, list[CompiledCheck]] = {}
     judged_by_agent: dict[str, list[CompiledJudged]] = {}
     alert_rules: dict[tuple[str, str], AlertRule | None] = {}
+    rollouts: dict[tuple[str, str], Rollout] = {}
     for check_file, base_dir in files:
         checks = by_agent.setdefault(check_file.agent, [])
         judged = judged_by_agent.setdefault(check_file.agent, [])
@@ -102,10 +111,13 @@ def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> Check
                     "name",
                     f"check name is already used for agent {check_file.agent!r}",
                 )
-            # The alert is about the results, not how they are decided: a new threshold
-            # keeps the check's version, so its results and rates carry on.
+            # The alert and the rollout are about the results, not how they are decided:
+            # a new threshold, or promoting a shadow check to live, keeps the check's
+            # version, so its results and rates carry on.
             version = check_version(
-                definition.model_dump(mode="json", exclude_defaults=True, exclude={"alert"})
+                definition.model_dump(
+                    mode="json", exclude_defaults=True, exclude={"alert", "rollout"}
+                )
             )
             if isinstance(definition, JudgeCheck | RubricCheck):
                 judged.append(_compile_judged(definition, version, base_dir, source))
@@ -113,10 +125,12 @@ def _build(files: Sequence[tuple[CheckFile, Path | None]], source: str) -> Check
                 checks.append(_compile(definition, version))
             alert = definition.alert
             alert_rules[check_file.agent, definition.name] = None if alert == "off" else alert
+            rollouts[check_file.agent, definition.name] = definition.rollout
     return CheckSet(
         {agent: tuple(checks) for agent, checks in by_agent.items() if checks},
         {agent: tuple(checks) for agent, checks in judged_by_agent.items() if checks},
         alert_rules,
+        rollouts,
     )
 
 
