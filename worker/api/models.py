@@ -11,11 +11,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from turncheck.schemas.checkbase import Rollout
 from turncheck.worker.retention.erasure import ErasureReceipt
 from turncheck.worker.store.alerts import HistoryRow
 from turncheck.worker.store.views import PassRate, StoredResult
 
 VerdictName = Literal["passed", "failed", "errored"]
+ROLLOUT = (
+    "`shadow`: a check being watched before it counts; its results are stored and counted, "
+    "but raise no alert and emit no event or webhook. `live` otherwise."
+)
 
 
 class ErrorBody(BaseModel):
@@ -35,10 +40,14 @@ class PassRateOut(BaseModel):
     pass_rate: float | None = Field(description="passed / total; errored counts against it.")
     judge_input_tokens: int
     judge_output_tokens: int
+    rollout: Rollout = Field(default="live", description=ROLLOUT)
 
     @classmethod
-    def of(cls, rate: PassRate, bucket_start: datetime | None = None) -> PassRateOut:
+    def of(
+        cls, rate: PassRate, bucket_start: datetime | None = None, rollout: Rollout = "live"
+    ) -> PassRateOut:
         return cls(
+            rollout=rollout,
             check=rate.check,
             agent_id=rate.agent_id,
             bucket_start=bucket_start,
@@ -89,10 +98,12 @@ class ResultOut(BaseModel):
     turn_created_at: datetime = Field(
         description="When the turn ended: the time results are ordered and filtered by."
     )
+    rollout: Rollout = Field(default="live", description=ROLLOUT)
 
     @classmethod
-    def of(cls, row: StoredResult) -> ResultOut:
+    def of(cls, row: StoredResult, rollout: Rollout = "live") -> ResultOut:
         return cls(
+            rollout=rollout,
             turn_id=row.turn_id,
             thread_id=row.thread_id,
             agent_id=row.agent_id,

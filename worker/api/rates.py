@@ -36,21 +36,26 @@ async def pass_rates(
 ) -> PassRatesOut:
     """Passed, failed and errored counts and the pass rate per check and agent. Counts are
     kept per hour of the turns' `created_at`: every hour that overlaps [since, until)
-    counts whole."""
+    counts whole. A shadow check's rates are counted like any other's and marked
+    `"rollout": "shadow"`."""
     now = ctx.clock()
     end = moment("until", until, now)
     start = moment("since", since, now) or default_since(end or now)
     window(start, end)
     filters = {"check": check, "agent": agent, "agent_version": agent_version}
     queries = ctx.store.queries
+    known = await ctx.store.rollouts.read()
     if bucket is None:
         rates = await queries.pass_rates(since=start, until=end, **filters)
-        rows = [PassRateOut.of(rate) for rate in rates]
+        rows = [PassRateOut.of(rate, rollout=known.of(rate.agent_id, rate.check)) for rate in rates]
     else:
         found = await queries.bucketed_pass_rates(
             BUCKETS[bucket], since=start, until=end, **filters
         )
-        rows = [PassRateOut.of(rate, bucket_start) for bucket_start, rate in found]
+        rows = [
+            PassRateOut.of(rate, bucket_start, known.of(rate.agent_id, rate.check))
+            for bucket_start, rate in found
+        ]
     return PassRatesOut(since=start, until=end, bucket=bucket, rates=rows)
 
 

@@ -55,8 +55,11 @@ async def check_results(
         # the one the caller used.
         following = request.url.include_query_params(cursor=next_cursor)
         next_url = f"{following.path}?{following.query}"
+    known = await ctx.store.rollouts.read()
     return ResultsPage(
-        results=[ResultOut.of(row) for row in rows], next_cursor=next_cursor, next=next_url
+        results=[ResultOut.of(row, known.of(row.agent_id, row.check)) for row in rows],
+        next_cursor=next_cursor,
+        next=next_url,
     )
 
 
@@ -78,4 +81,6 @@ async def turn_results(
     rows = await ctx.store.queries.results_for_turn(turn_id)
     if not rows:
         raise HTTPException(404, "no results for this turn")
-    return TurnResultsOut(turn_id=turn_id, results=[ResultOut.of(row) for row in rows])
+    known = await ctx.store.rollouts.read()
+    results = [ResultOut.of(row, known.of(row.agent_id, row.check)) for row in rows]
+    return TurnResultsOut(turn_id=turn_id, results=results)

@@ -12,7 +12,7 @@ from rich.console import Console
 from turncheck.worker.cli import exits, startup, tables
 from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, parse_window
 from turncheck.worker.clock import utc_now
-from turncheck.worker.store import PassRate, Store, StoredResult
+from turncheck.worker.store import KnownRollouts, PassRate, Store, StoredResult
 from turncheck.worker.store.queries import Queries
 
 err = Console(stderr=True)
@@ -24,11 +24,15 @@ def results(
 ) -> None:
     """Show the stored results of one turn (exit 1 when it has none)."""
     settings = startup.settings()
-    found = startup.on_store(settings, lambda store: store.queries.results_for_turn(turn_id))
+
+    async def work(store: Store) -> tuple[list[StoredResult], KnownRollouts]:
+        return await store.queries.results_for_turn(turn_id), await store.rollouts.read()
+
+    found, rollouts = startup.on_store(settings, work)
     if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
+        print(json.dumps(marked(found, rollouts), indent=2))
     elif found:
-        Console().print(tables.results_table(found))
+        Console().print(tables.results_table(found, rollouts))
     else:
         err.print(f"no results for turn {turn_id}", highlight=False)
     if not found:
@@ -51,17 +55,18 @@ def pass_rates(
     settings = startup.settings()
     start, end = parse_window(since, until, utc_now())
 
-    async def work(store: Store) -> tuple[list[PassRate], str | None]:
+    async def work(store: Store) -> tuple[list[PassRate], str | None, KnownRollouts]:
         queries = store.queries
         rows = await queries.pass_rates(since=start, until=end, check=check, agent=agent)
-        return rows, None if rows else await unknown(queries, check, agent)
+        missing = None if rows else await unknown(queries, check, agent)
+        return rows, missing, await store.rollouts.read()
 
-    rows, missing = startup.on_store(settings, work)
+    rows, missing, rollouts = startup.on_store(settings, work)
     if as_json:
         window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
-        print(json.dumps({**window, "rates": [r.as_dict() for r in rows]}, indent=2))
+        print(json.dumps({**window, "rates": marked(rows, rollouts)}, indent=2))
     elif missing is None:
-        Console().print(tables.pass_rate_table(rows, start))
+        Console().print(tables.pass_rate_table(rows, start, rollouts))
     refuse_unknown(missing)
 
 
@@ -82,17 +87,25 @@ def failures(
     settings = startup.settings()
     start, end = parse_window(since, until, utc_now())
 
-    async def work(store: Store) -> tuple[list[StoredResult], str | None]:
+    async def work(store: Store) -> tuple[list[StoredResult], str | None, KnownRollouts]:
         queries = store.queries
         found = await queries.not_passed(check, agent=agent, since=start, until=end, limit=limit)
-        return found, None if found else await unknown(queries, check, agent)
+        missing = None if found else await unknown(queries, check, agent)
+        return found, missing, await store.rollouts.read()
 
-    found, missing = startup.on_store(settings, work)
+    found, missing, rollouts = startup.on_store(settings, work)
     if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
+        print(json.dumps(marked(found, rollouts), indent=2))
     elif missing is None:
-        Console().print(tables.not_passed_table(found, check, start))
+        Console().print(tables.not_passed_table(found, check, start, rollouts))
     refuse_unknown(missing)
+
+
+def marked(
+    rows: list[StoredResult] | list[PassRate], rollouts: KnownRollouts
+) -> list[dict[str, object]]:
+    """Rows as JSON, each with its check's ``rollout`` (``live`` or ``shadow``)."""
+    return [{**r.as_dict(), "rollout": rollouts.of(r.agent_id, r.check)} for r in rows]
 
 
 SHOWN_NAMES = 10
