@@ -49,6 +49,8 @@ class Watched:
     check: str
     agent_id: str
     policy: AlertPolicy
+    shadow: bool = False
+    """A shadow check: previewed, never evaluated, raised, sent or put in a digest."""
 
 
 class Alerter:
@@ -69,6 +71,8 @@ class Alerter:
         self.store = store
         self.readings = Readings(store.database)
         self.watched = tuple(watched)
+        self.alerting = tuple(w for w in self.watched if not w.shadow)
+        """The watched checks that may alert: every one but the shadow checks."""
         self.clock = clock
         self.zone = zone
         self.links = links
@@ -103,7 +107,7 @@ class Alerter:
         return await self.deliver()
 
     async def digest_due(self) -> bool:
-        if self.digest_hour is None or not self.digest_channels or not self.watched:
+        if self.digest_hour is None or not self.digest_channels or not self.alerting:
             return False
         now = self.clock().astimezone(self.zone)
         if now.hour < self.digest_hour:
@@ -116,7 +120,7 @@ class Alerter:
         now = self.clock()
         day = self.today(now)
         slot = int(now.timestamp() // self.timing.interval_s)
-        for watched in self.watched:
+        for watched in self.alerting:
             counts = await self.counts(watched)
             if not crossed(counts, watched.policy):
                 continue
@@ -202,7 +206,7 @@ class Alerter:
     async def digest(self) -> bool:
         """Raise the digest of yesterday, once a day however many replicas ask; False
         when it was already raised or nothing is watched."""
-        if not self.watched or not self.digest_channels:
+        if not self.alerting or not self.digest_channels:
             return False
         digest = await self.digest_notice()
         today = digest.day + timedelta(days=1)
@@ -223,7 +227,7 @@ class Alerter:
         today = self.today(now)
         covered = today - timedelta(days=1)
         lines = []
-        for watched in self.watched:
+        for watched in self.alerting:
             counts = await self.counts(watched)
             lines.append(
                 DigestLine(

@@ -28,6 +28,7 @@ from turncheck.worker.clock import utc_now
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.store import Store
 from turncheck.worker.store.alerts import AlertStore, HistoryRow
+from turncheck.worker.store.rollouts import Dated
 
 app = typer.Typer(
     help="Daily alerts when a check's pass rate drops.", no_args_is_help=True, rich_markup_mode=None
@@ -105,9 +106,13 @@ def preview(
         alerter = preview_alerter(settings, checks, store.database, utc_now)
         if check is None:
             return await alerter.digest_notice()
-        notice = await alerter.preview(alerter.find(check, agent))
+        watched = alerter.find(check, agent)
+        notice = await alerter.preview(watched)
         state = notice.state
         outcome = "an alert would be raised" if state.below else "no alert would be raised now"
+        if watched.shadow:
+            live = "; live, an alert would be raised" if state.below else ""
+            outcome = f"shadow check: no alert is raised (rollout: shadow){live}"
         verdict = f"{check} for {notice.agent_id}: {state.summary}; {outcome}"
         err.print(verdict, markup=False, highlight=False, soft_wrap=True)
         return notice
@@ -147,14 +152,29 @@ def history(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Alerts and digests per day: sent, failed or pending per channel, and how many
-    more times each check was found below its threshold that day (suppressed)."""
+    more times each check was found below its threshold that day (suppressed). Shadow
+    checks, which raise no alert, are named on standard error."""
     settings = startup.settings()
     since = utc_now().date() - timedelta(days=days - 1)
 
-    async def work(store: Store) -> list[HistoryRow]:
-        return await AlertStore(store.database).history(since, check)
+    async def work(store: Store) -> tuple[list[HistoryRow], dict[tuple[str, str], Dated]]:
+        return await AlertStore(store.database).history(since, check), await store.rollouts.dates()
 
-    rows = startup.on_store(settings, work)
+    rows, rollouts = startup.on_store(settings, work)
+    # A shadow check has no alert to list: say so rather than leave it silently missing.
+    shadow = sorted(
+        (name, agent, at)
+        for (agent, name), (rollout, at) in rollouts.items()
+        if rollout == "shadow" and check in (None, name)
+    )
+    if shadow:
+        named = ", ".join(f"{c} for {a} (since {at:%Y-%m-%d})" for c, a, at in shadow)
+        err.print(
+            f"shadow checks, which raise no alert: {named}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     if as_json:
         print(json.dumps([row.as_dict() for row in rows], indent=2))
         return

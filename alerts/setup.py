@@ -65,14 +65,21 @@ def thresholds(settings: Settings) -> AlertPolicy:
 
 
 def watched_checks(
-    checks: CheckSet, defaults: AlertPolicy, configured: tuple[str, ...] | None = None
+    checks: CheckSet,
+    defaults: AlertPolicy,
+    configured: tuple[str, ...] | None = None,
+    *,
+    with_shadow: bool = False,
 ) -> tuple[Watched, ...]:
-    """Every check whose alert is not off. With ``configured``, a check that names a
-    channel not configured is refused, since its alert could never be sent."""
+    """Every check whose alert is not off, but shadow checks, which never alert;
+    ``with_shadow``: those too, marked (``alerts preview`` says where they stand). With
+    ``configured``, a check that names a channel not configured is refused, shadow or
+    not, since its alert could never be sent once it is live."""
     watched = []
     for (agent_id, check), rule in sorted(checks.alert_rules.items()):
         if rule is None:
             continue
+        shadow = checks.rollouts.get((agent_id, check)) == "shadow"
         policy = defaults.with_rule(rule)
         missing = [c for c in policy.channels if configured is not None and c not in configured]
         if missing:
@@ -81,7 +88,9 @@ def watched_checks(
                 f"{', '.join(missing)}, which is not configured (set "
                 f"{'; '.join(SETTINGS_OF[c] for c in missing)})"
             )
-        watched.append(Watched(check, agent_id, policy))
+        if shadow and not with_shadow:
+            continue
+        watched.append(Watched(check, agent_id, policy, shadow=shadow))
     return tuple(watched)
 
 
@@ -219,7 +228,7 @@ def preview_alerter(
     defaults = replace(thresholds(settings), channels=())
     return Alerter(
         AlertStore(database),
-        watched_checks(checks, defaults),
+        watched_checks(checks, defaults, with_shadow=True),
         {},
         clock=clock,
         zone=ZoneInfo(settings.alert_timezone),

@@ -17,6 +17,11 @@ CheckName = Annotated[
 ]
 
 
+Rollout = Literal["live", "shadow"]
+"""How far a check is rolled out: ``shadow`` is watched before it counts (seed 000: start
+new checks on Flag only); ``live`` alerts and emits events."""
+
+
 class AlertRule(BaseModel):
     """When a check raises its daily alert; what is left out comes from the settings
     (``TURNCHECK_ALERT_*``)."""
@@ -80,6 +85,13 @@ class BaseCheck(BaseModel):
     @classmethod
     def _versions(cls, value: Any) -> Any:
         return checked(value)
+
+    rollout: Rollout = Field(
+        default="live",
+        description="`shadow`: run, stored and counted, but no alert and no event or webhook; "
+        "`live` (default) once it is trusted. Not part of the version: promoting it keeps "
+        "its results and rates.",
+    )
 
     @field_validator("alert", mode="before")
     @classmethod

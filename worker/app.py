@@ -41,7 +41,7 @@ from turncheck.worker.outbox.publisher import OutboxPolicy, drain, run_outbox
 from turncheck.worker.pipeline.batch import DeadLetter, Judging, Pipeline
 from turncheck.worker.pipeline.evaluate import warm_up
 from turncheck.worker.pipeline.replay import ReplayTotals, replay_file
-from turncheck.worker.pipeline.save import StoreRetry
+from turncheck.worker.pipeline.save import StoreRetry, through_outages
 from turncheck.worker.retention.erasure import Eraser, KeylessLedger
 from turncheck.worker.retention.purge import Purger, outbox_purge
 from turncheck.worker.runtime.heap import freeze_heap
@@ -145,6 +145,7 @@ def build_worker(parts: Parts, *, store: Store | None = None, clock: Clock = utc
 
     @app.after_startup
     async def start_outbox() -> None:
+        await record_rollouts(store, checks, settings, clock)
         log.info(
             "worker started checks=%d topic=%s group=%s",
             len(checks),
@@ -221,6 +222,7 @@ async def replay(
         await judging.runner.sweep()
         judging.runner.start()
     try:
+        await record_rollouts(store, checks, settings, clock)
         totals = await replay_file(
             Path(path),
             lambda dead_letter: build_pipeline(
@@ -259,6 +261,14 @@ def ready(checks: CheckSet) -> CheckSet:
     return checks
 
 
+async def record_rollouts(store: Store, checks: CheckSet, settings: Settings, clock: Clock) -> None:
+    """Say which checks this worker runs as shadow, for the API and the commands to mark;
+    waits out an outage as storing a batch does."""
+    await through_outages(
+        lambda: store.rollouts.record(checks.rollouts, clock()), StoreRetry.of(settings)
+    )
+
+
 def open_store(settings: Settings) -> Store:
     return Store.open(settings.database_url, events_topic=settings.topic_events)
 
@@ -273,7 +283,7 @@ def build_pipeline(
 ) -> Pipeline:
     return Pipeline(
         checks=checks,
-        store=store.writer,
+        store=store.writer.with_shadow(checks.shadow),
         dead_letter=dead_letter,
         clock=clock,
         retention=settings.retention,
@@ -328,7 +338,7 @@ def build_judging(
         return None
     runner = JudgeRunner(
         client,
-        store.writer,
+        store.writer.with_shadow(checks.shadow),
         clock,
         capacity=settings.judge_queue_max,
         workers=settings.judge_workers,

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from turncheck.schemas.checkbase import Rollout
 from turncheck.schemas.label import LabelName, Note
 from turncheck.worker.retention.erasure import ErasureReceipt
 from turncheck.worker.store.alerts import HistoryRow
@@ -18,6 +19,10 @@ from turncheck.worker.store.labels import StoredLabel
 from turncheck.worker.store.views import PassRate, StoredResult
 
 VerdictName = Literal["passed", "failed", "errored"]
+ROLLOUT = (
+    "`shadow`: a check being watched before it counts; its results are stored and counted, "
+    "but raise no alert and emit no event or webhook. `live` otherwise."
+)
 
 
 class ErrorBody(BaseModel):
@@ -37,6 +42,7 @@ class PassRateOut(BaseModel):
     pass_rate: float | None = Field(description="passed / total; errored counts against it.")
     judge_input_tokens: int
     judge_output_tokens: int
+    rollout: Rollout = Field(default="live", description=ROLLOUT)
     check_version: str | None = Field(
         default=None, description="The check version counted; null unless split by it."
     )
@@ -65,8 +71,11 @@ class PassRateOut(BaseModel):
     )
 
     @classmethod
-    def of(cls, rate: PassRate, bucket_start: datetime | None = None) -> PassRateOut:
+    def of(
+        cls, rate: PassRate, bucket_start: datetime | None = None, rollout: Rollout = "live"
+    ) -> PassRateOut:
         return cls(
+            rollout=rollout,
             check=rate.check,
             agent_id=rate.agent_id,
             bucket_start=bucket_start,
@@ -133,10 +142,14 @@ class ResultOut(BaseModel):
     label: LabelName | None = Field(
         default=None, description="A person's label of this result (a failure), if any."
     )
+    rollout: Rollout = Field(default="live", description=ROLLOUT)
 
     @classmethod
-    def of(cls, row: StoredResult, label: StoredLabel | None = None) -> ResultOut:
+    def of(
+        cls, row: StoredResult, label: StoredLabel | None = None, rollout: Rollout = "live"
+    ) -> ResultOut:
         return cls(
+            rollout=rollout,
             turn_id=row.turn_id,
             thread_id=row.thread_id,
             agent_id=row.agent_id,
@@ -163,8 +176,10 @@ class TurnResultOut(ResultOut):
     label_note: str | None = Field(default=None, description="The label's note, if any.")
 
     @classmethod
-    def of(cls, row: StoredResult, label: StoredLabel | None = None) -> TurnResultOut:
-        shown = ResultOut.of(row, label).model_dump()
+    def of(
+        cls, row: StoredResult, label: StoredLabel | None = None, rollout: Rollout = "live"
+    ) -> TurnResultOut:
+        shown = ResultOut.of(row, label, rollout).model_dump()
         return cls(**shown, label_note=label.note if label else None)
 
 

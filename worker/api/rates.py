@@ -50,7 +50,8 @@ async def pass_rates(
     check version or agent version with `split`), and the labelled failures with the
     precision. Counts are kept per hour of the turns' `created_at`: every hour that
     overlaps [since, until) counts whole. Every rate names the check and agent versions it
-    covers; `mixed_versions` is true when it covers more than one check version."""
+    covers; `mixed_versions` is true when it covers more than one check version. A shadow
+    check's rates are counted like any other's and marked `"rollout": "shadow"`."""
     now = ctx.clock()
     end = moment("until", until, now)
     start = moment("since", since, now) or default_since(end or now)
@@ -62,16 +63,20 @@ async def pass_rates(
         ctx.store.database, since=start, until=end, bucket=size, split=split, **filters
     )
     exclude = exclude_false_alarms
+    known = await ctx.store.rollouts.read()
     if size is None:
         rates = await queries.pass_rates(since=start, until=end, split=split, **filters)
         rates = labelled_rates(rates, labelled, exclude_false_alarms=exclude)
-        rows = [PassRateOut.of(rate) for rate in rates]
+        rows = [PassRateOut.of(rate, rollout=known.of(rate.agent_id, rate.check)) for rate in rates]
     else:
         found = await queries.bucketed_pass_rates(
             size, since=start, until=end, split=split, **filters
         )
         found = labelled_buckets(found, labelled, exclude_false_alarms=exclude)
-        rows = [PassRateOut.of(rate, bucket_start) for bucket_start, rate in found]
+        rows = [
+            PassRateOut.of(rate, bucket_start, known.of(rate.agent_id, rate.check))
+            for bucket_start, rate in found
+        ]
     return PassRatesOut(
         since=start,
         until=end,

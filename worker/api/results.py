@@ -57,8 +57,12 @@ async def check_results(
         following = request.url.include_query_params(cursor=next_cursor)
         next_url = f"{following.path}?{following.query}"
     labelled = await LabelTable(ctx.store.database).of_results(rows)
+    known = await ctx.store.rollouts.read()
     return ResultsPage(
-        results=[ResultOut.of(row, labelled.get(key_of(row))) for row in rows],
+        results=[
+            ResultOut.of(row, labelled.get(key_of(row)), known.of(row.agent_id, row.check))
+            for row in rows
+        ],
         next_cursor=next_cursor,
         next=next_url,
     )
@@ -83,7 +87,9 @@ async def turn_results(
     if not rows:
         raise HTTPException(404, "no results for this turn")
     labelled = await LabelTable(ctx.store.database).of_turn(turn_id)
-    return TurnResultsOut(
-        turn_id=turn_id,
-        results=[TurnResultOut.of(row, labelled.get(key_of(row))) for row in rows],
-    )
+    known = await ctx.store.rollouts.read()
+    results = [
+        TurnResultOut.of(row, labelled.get(key_of(row)), known.of(row.agent_id, row.check))
+        for row in rows
+    ]
+    return TurnResultsOut(turn_id=turn_id, results=results)

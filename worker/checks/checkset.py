@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from turncheck.schemas.agent_versions import EVERY_VERSION, VersionScope
-from turncheck.schemas.checkbase import AlertRule
+from turncheck.schemas.checkbase import AlertRule, Rollout
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import CheckId, IdentifiedCheck, Outcome
 from turncheck.worker.turns.structs import Turn
@@ -55,6 +55,9 @@ class CheckSet:
     judged_by_agent: dict[str, tuple[CompiledJudged, ...]] = field(default_factory=dict)
     alert_rules: dict[tuple[str, str], AlertRule | None] = field(default_factory=dict)
     """By (agent, check name): the check's alert as written, None when it is off."""
+    rollouts: dict[tuple[str, str], Rollout] = field(default_factory=dict)
+    """By (agent, check name): ``live`` or ``shadow``; a shadow check's results are stored
+    and counted, but raise no alert and put no event in the outbox."""
     _rules: dict[tuple[str, int | str], tuple[CompiledCheck, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -69,6 +72,11 @@ class CheckSet:
     def judged_for_agent(self, agent_id: str, version: int | str) -> tuple[CompiledJudged, ...]:
         """The judged checks of the agent that apply to this version of it."""
         return _pick(self._judged, self.judged_by_agent, agent_id, version)
+
+    @property
+    def shadow(self) -> frozenset[tuple[str, str]]:
+        """(agent, check name) of every shadow check."""
+        return frozenset(key for key, rollout in self.rollouts.items() if rollout == "shadow")
 
     @property
     def has_judged(self) -> bool:

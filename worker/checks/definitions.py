@@ -18,7 +18,7 @@ import yaml
 from pydantic import ValidationError
 
 from turncheck.schemas.agent_versions import VersionScope, scope_of
-from turncheck.schemas.checkbase import AlertRule
+from turncheck.schemas.checkbase import AlertRule, Rollout
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
@@ -42,10 +42,11 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
 }
 
 
-WHOLE_CHECK_FIELDS: tuple[str, ...] = ("alert",)
+WHOLE_CHECK_FIELDS: tuple[str, ...] = ("alert", "rollout")
 """Fields about a check as a whole, not how it decides a turn. They are left out of its
-version (a new alert threshold keeps the check's results and rates going), and every
-definition of one name for one agent says the same of them."""
+version (a new alert threshold, or promoting a shadow check to live, keeps the check's
+results and rates going), and every definition of one name for one agent says the
+same of them."""
 
 NOT_IN_VERSION = (*WHOLE_CHECK_FIELDS, "agent_versions")
 """Which turns a check applies to is not how it decides one: widening a check to a new
@@ -94,6 +95,7 @@ def _build(files: Sequence[_Loaded]) -> CheckSet:
     by_agent: dict[str, list[CompiledCheck]] = {}
     judged_by_agent: dict[str, list[CompiledJudged]] = {}
     alert_rules: dict[tuple[str, str], AlertRule | None] = {}
+    rollouts: dict[tuple[str, str], Rollout] = {}
     taken: dict[tuple[str, str], list[_Placed]] = {}
     for loaded in files:
         check_file = loaded.file
@@ -120,10 +122,12 @@ def _build(files: Sequence[_Loaded]) -> CheckSet:
                 checks.append(_compile(definition, version, scope))
             alert = definition.alert
             alert_rules[agent, definition.name] = None if alert == "off" else alert
+            rollouts[agent, definition.name] = definition.rollout
     return CheckSet(
         {agent: tuple(checks) for agent, checks in by_agent.items() if checks},
         {agent: tuple(checks) for agent, checks in judged_by_agent.items() if checks},
         alert_rules,
+        rollouts,
     )
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
@@ -13,7 +14,7 @@ from turncheck.worker.cli import exits, startup, tables
 from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, parse_window
 from turncheck.worker.clock import utc_now
 from turncheck.worker.pipeline.records import ResultKey
-from turncheck.worker.store import PassRate, Store, StoredResult
+from turncheck.worker.store import KnownRollouts, PassRate, Store, StoredResult
 from turncheck.worker.store.label_rates import label_counts, labelled_rates
 from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
 from turncheck.worker.store.queries import Queries
@@ -29,15 +30,19 @@ def results(
     """Show the stored results of one turn (exit 1 when it has none)."""
     settings = startup.settings()
 
-    async def work(store: Store) -> tuple[list[StoredResult], dict[ResultKey, StoredLabel]]:
+    async def work(
+        store: Store,
+    ) -> tuple[list[StoredResult], dict[ResultKey, StoredLabel], KnownRollouts]:
         found = await store.queries.results_for_turn(turn_id)
-        return found, await LabelTable(store.database).of_turn(turn_id) if found else {}
+        labelled = await LabelTable(store.database).of_turn(turn_id) if found else {}
+        return found, labelled, await store.rollouts.read()
 
-    found, labelled = startup.on_store(settings, work)
+    found, labelled, rollouts = startup.on_store(settings, work)
     if as_json:
-        print(json.dumps([_with_label(r, labelled, note=True) for r in found], indent=2))
+        shown = [_with_label(r, labelled, note=True) for r in found]
+        print(json.dumps(marked(found, shown, rollouts), indent=2))
     elif found:
-        Console().print(tables.results_table(found, labelled))
+        Console().print(tables.results_table(found, labelled, rollouts))
     else:
         err.print(f"no results for turn {turn_id}", highlight=False)
     if not found:
@@ -71,7 +76,7 @@ def pass_rates(
     settings = startup.settings()
     start, end = parse_window(since, until, utc_now())
 
-    async def work(store: Store) -> tuple[list[PassRate], str | None]:
+    async def work(store: Store) -> tuple[list[PassRate], str | None, KnownRollouts]:
         queries = store.queries
         rows = await queries.pass_rates(
             since=start, until=end, check=check, agent=agent, split=split
@@ -80,9 +85,10 @@ def pass_rates(
             store.database, since=start, until=end, check=check, agent=agent, split=split
         )
         rows = labelled_rates(rows, labelled, exclude_false_alarms=exclude_false_alarms)
-        return rows, None if rows else await unknown(queries, check, agent)
+        missing = None if rows else await unknown(queries, check, agent)
+        return rows, missing, await store.rollouts.read()
 
-    rows, missing = startup.on_store(settings, work)
+    rows, missing, rollouts = startup.on_store(settings, work)
     if as_json:
         window = {"since": start.isoformat(), "until": end.isoformat() if end else None}
         print(
@@ -91,13 +97,13 @@ def pass_rates(
                     **window,
                     "split": split.value,
                     "exclude_false_alarms": exclude_false_alarms,
-                    "rates": [r.as_dict() for r in rows],
+                    "rates": marked(rows, [r.as_dict() for r in rows], rollouts),
                 },
                 indent=2,
             )
         )
     elif missing is None:
-        Console().print(tables.pass_rate_table(rows, start, split, exclude_false_alarms))
+        Console().print(tables.pass_rate_table(rows, start, split, exclude_false_alarms, rollouts))
     refuse_unknown(missing)
 
 
@@ -120,17 +126,19 @@ def failures(
 
     async def work(
         store: Store,
-    ) -> tuple[list[StoredResult], dict[ResultKey, StoredLabel], str | None]:
+    ) -> tuple[list[StoredResult], dict[ResultKey, StoredLabel], str | None, KnownRollouts]:
         queries = store.queries
         found = await queries.not_passed(check, agent=agent, since=start, until=end, limit=limit)
         labelled = await LabelTable(store.database).of_results(found)
-        return found, labelled, None if found else await unknown(queries, check, agent)
+        missing = None if found else await unknown(queries, check, agent)
+        return found, labelled, missing, await store.rollouts.read()
 
-    found, labelled, missing = startup.on_store(settings, work)
+    found, labelled, missing, rollouts = startup.on_store(settings, work)
     if as_json:
-        print(json.dumps([_with_label(r, labelled, note=False) for r in found], indent=2))
+        shown = [_with_label(r, labelled, note=False) for r in found]
+        print(json.dumps(marked(found, shown, rollouts), indent=2))
     elif missing is None:
-        Console().print(tables.not_passed_table(found, check, start, labelled))
+        Console().print(tables.not_passed_table(found, check, start, labelled, rollouts))
     refuse_unknown(missing)
 
 
@@ -182,3 +190,14 @@ def refuse_unknown(missing: str | None) -> None:
     if missing is not None:
         err.print(missing, markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(exits.REJECTED)
+
+
+def marked(
+    rows: Sequence[StoredResult | PassRate],
+    shown: list[dict[str, object]],
+    rollouts: KnownRollouts,
+) -> list[dict[str, object]]:
+    """Rows as JSON (``shown``), each with its check's ``rollout`` (``live`` or ``shadow``)."""
+    return [
+        {**j, "rollout": rollouts.of(r.agent_id, r.check)} for r, j in zip(rows, shown, strict=True)
+    ]

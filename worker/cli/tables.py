@@ -8,25 +8,38 @@ from rich.table import Table
 from rich.text import Text
 
 from turncheck.worker.pipeline.records import ResultKey
-from turncheck.worker.store import PassRate, StoredResult
+from turncheck.worker.store import KnownRollouts, PassRate, StoredResult
 from turncheck.worker.store.labels import StoredLabel, key_of
 from turncheck.worker.store.rates import Split
 
 VERDICT_STYLE = {"passed": "green", "failed": "red", "errored": "yellow"}
 LABEL_SHOWN = {"false_alarm": "false alarm", "confirmed": "confirmed"}
+ALL_LIVE = KnownRollouts()
+
+
+def _rollouts(rows: list[StoredResult] | list[PassRate], rollouts: KnownRollouts) -> list[str]:
+    """Each row's rollout, or nothing when every row is live: the column is shown only
+    when a shadow check is among them."""
+    marks: list[str] = [rollouts.of(r.agent_id, r.check) for r in rows]
+    return marks if "shadow" in marks else []
 
 
 def results_table(
-    results: list[StoredResult], labelled: dict[ResultKey, StoredLabel] | None = None
+    results: list[StoredResult],
+    labelled: dict[ResultKey, StoredLabel] | None = None,
+    rollouts: KnownRollouts = ALL_LIVE,
 ) -> Table:
-    """A turn's results; a ``label`` column (with the note) once any of them has a label."""
+    """A turn's results; a ``label`` column (with the note) once any of them has a label,
+    a ``rollout`` column once any is a shadow check's."""
     labelled = labelled or {}
     first = results[0]
     table = Table(title=f"turn {first.turn_id} · agent {first.agent_id} v{first.agent_version}")
+    marks = _rollouts(results, rollouts)
     columns = ["check", "version", "verdict", "score", "reason", "matches"]
-    for column in columns + (["label"] if labelled else []):
+    columns += ["label"] if labelled else []
+    for column in columns + (["rollout"] if marks else []):
         table.add_column(column)
-    for r in results:
+    for n, r in enumerate(results):
         spans = ", ".join(f"{s['field']}[{s['start']}:{s['end']}] {s['label']}" for s in r.spans)
         cells: list[str | Text] = [
             r.check,
@@ -38,7 +51,7 @@ def results_table(
         ]
         if labelled:
             cells.append(_label_cell(labelled.get(key_of(r)), note=True))
-        table.add_row(*cells)
+        table.add_row(*cells, *marks[n : n + 1])
     return table
 
 
@@ -47,14 +60,18 @@ def not_passed_table(
     check: str,
     since: datetime,
     labelled: dict[ResultKey, StoredLabel] | None = None,
+    rollouts: KnownRollouts = ALL_LIVE,
 ) -> Table:
-    """A check's failures; a ``label`` column once any has a label (no note: a list)."""
+    """A check's failures; a ``label`` column once any has a label (no note: a list), a
+    ``rollout`` column when it is a shadow check's."""
     labelled = labelled or {}
     table = Table(title=f"{check}: not passed in turns since {since:%Y-%m-%d %H:%M} UTC")
+    marks = _rollouts(results, rollouts)
     columns = ["turn time", "turn", "agent", "verdict", "reason"]
-    for column in columns + (["label"] if labelled else []):
+    columns += ["label"] if labelled else []
+    for column in columns + (["rollout"] if marks else []):
         table.add_column(column)
-    for r in results:
+    for n, r in enumerate(results):
         cells: list[str | Text] = [
             f"{r.turn_created_at:%Y-%m-%d %H:%M:%S}",
             r.turn_id,
@@ -64,7 +81,7 @@ def not_passed_table(
         ]
         if labelled:
             cells.append(_label_cell(labelled.get(key_of(r)), note=False))
-        table.add_row(*cells)
+        table.add_row(*cells, *marks[n : n + 1])
     return table
 
 
@@ -85,8 +102,10 @@ def pass_rate_table(
     since: datetime,
     split: Split = Split.NONE,
     exclude_false_alarms: bool = False,
+    rollouts: KnownRollouts = ALL_LIVE,
 ) -> Table:
-    """The rates; the precision against the labels once any row has labelled failures."""
+    """The rates; the precision against the labels once any row has labelled failures, a
+    ``rollout`` column once any row is a shadow check's."""
     title = f"pass rates since {since:%Y-%m-%d %H:%M} UTC"
     if exclude_false_alarms:
         title += ", false alarms counted as passed"
@@ -108,9 +127,12 @@ def pass_rate_table(
         columns.append("precision")
     if judged:
         columns.append("judge tokens in/out")
+    marks = _rollouts(rows, rollouts)
+    if marks:
+        columns.append("rollout")
     for column in columns:
         table.add_column(column, justify="left" if column in LEFT else "right")
-    for r in rows:
+    for n, r in enumerate(rows):
         rate = "" if r.pass_rate is None else f"{r.pass_rate:.1%}"
         cells = [f"{r.check} {MIXED}" if r.mixed_versions else r.check, r.agent_id]
         if split.by_agent_version:
@@ -124,11 +146,11 @@ def pass_rate_table(
             cells.append("" if precision is None else f"{precision:.0%} {labels}")
         if judged:
             cells.append(f"{r.judge_input_tokens}/{r.judge_output_tokens}")
-        table.add_row(*cells)
+        table.add_row(*cells, *marks[n : n + 1])
     return table
 
 
-LEFT = ("check", "agent", "agent version", "check version")
+LEFT = ("check", "agent", "agent version", "check version", "rollout")
 
 
 __all__ = ["PassRate", "StoredResult", "not_passed_table", "pass_rate_table", "results_table"]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from turncheck.worker.checks import CheckSet, Verdict
+from turncheck.worker.checks import CheckResult, CheckSet, Verdict
 from turncheck.worker.clock import Clock
 from turncheck.worker.errors import InvalidTurn
 from turncheck.worker.judge.plan import JudgeJob, plan_turn
@@ -152,7 +152,9 @@ class Pipeline:
         if judging and self.judging is not None:
             self.judging.runner.submit(judging)
         results = [r for item in stored for r in item.results]
-        metrics.batch_stored(len(messages), results, expired=checked.expired)
+        metrics.batch_stored(
+            len(messages), results, expired=checked.expired, shadow=self._shadowed(stored)
+        )
         report = BatchReport(
             turns=len(stored),
             rejected=len(rejected),
@@ -176,6 +178,18 @@ class Pipeline:
             report.expired,
         )
         return report
+
+    def _shadowed(self, stored: Sequence[TurnResults]) -> list[CheckResult]:
+        """The results of shadow checks among those stored, for their own counter."""
+        shadow = self.checks.shadow
+        if not shadow:
+            return []
+        return [
+            r
+            for item in stored
+            for r in item.results
+            if (item.turn.agent_id, r.check.name) in shadow
+        ]
 
     async def _drop_erased(self, checked: CheckedBatch) -> int:
         """Leave out the turns of persons in the erasure ledger (and their judgements), so

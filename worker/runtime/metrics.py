@@ -29,6 +29,12 @@ RESULTS_STORED = Counter(
     ["verdict"],
     registry=REGISTRY,
 )
+SHADOW_RESULTS_STORED = Counter(
+    "turncheck_shadow_results_stored",
+    "Of turncheck_results_stored, the results of shadow checks (no alert, no event), by verdict.",
+    ["verdict"],
+    registry=REGISTRY,
+)
 TURNS_EXPIRED_ON_ARRIVAL = Counter(
     "turncheck_turns_expired_on_arrival",
     "Turns already past their retention window when checked: neither stored nor counted.",
@@ -42,14 +48,23 @@ ALERT_SENDS = Counter(
 )
 
 
-def batch_stored(messages: int, results: Iterable[CheckResult], *, expired: int = 0) -> None:
-    """Count a batch the pipeline stored and committed, and its turns left out as expired."""
+def batch_stored(
+    messages: int,
+    results: Iterable[CheckResult],
+    *,
+    expired: int = 0,
+    shadow: Iterable[CheckResult] = (),
+) -> None:
+    """Count a batch the pipeline stored and committed, and its turns left out as expired;
+    ``shadow``: those of its results that are shadow checks' (counted in both)."""
     TURNS_CONSUMED.inc(messages)
     if expired:
         TURNS_EXPIRED_ON_ARRIVAL.inc(expired)
     # Summed first: one increment, and one lock, per verdict rather than per result.
     for verdict, count in tally(r.verdict.value for r in results).items():
         RESULTS_STORED.labels(verdict).inc(count)
+    for verdict, count in tally(r.verdict.value for r in shadow).items():
+        SHADOW_RESULTS_STORED.labels(verdict).inc(count)
 
 
 def alert_sent(outcome: str) -> None:

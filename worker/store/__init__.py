@@ -1,8 +1,9 @@
 """Where results, pass-rate rollups, pending judgements and the event outbox live.
 
-One ``Store`` over one database, in three parts: ``writer`` (a batch's results,
+One ``Store`` over one database, in four parts: ``writer`` (a batch's results,
 rollups, outbox rows and pending judgements, in one transaction), ``outbox``
-(events waiting to be sent) and ``queries`` (what people and alerts read).
+(events waiting to be sent), ``queries`` (what people and alerts read) and
+``rollouts`` (which checks are shadow, recorded when a worker starts).
 Results are kept in two shapes, read back as one: passed results with nothing
 more to say in one row per turn and write (``passed``), every other a full row
 (``turn_writes`` writes both, ``latest`` and ``pages`` read a check's across both;
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from turncheck.worker.store.database import Database, create_engine
 from turncheck.worker.store.outbox_table import FailedSend, OutboxTable
 from turncheck.worker.store.queries import Queries
+from turncheck.worker.store.rollouts import KnownRollouts, Rollouts
 from turncheck.worker.store.views import PassRate, PendingEvent, StoredResult
 from turncheck.worker.store.writer import ResultWriter
 
@@ -28,6 +30,7 @@ class Store:
     writer: ResultWriter
     outbox: OutboxTable
     queries: Queries
+    rollouts: Rollouts
 
     @classmethod
     def open(cls, url: str, *, events_topic: str) -> Store:
@@ -40,6 +43,7 @@ class Store:
             ResultWriter(database, events_topic=events_topic),
             OutboxTable(database),
             Queries(database),
+            Rollouts(database),
         )
 
     async def close(self) -> None:
@@ -49,11 +53,13 @@ class Store:
 __all__ = [
     "Database",
     "FailedSend",
+    "KnownRollouts",
     "OutboxTable",
     "PassRate",
     "PendingEvent",
     "Queries",
     "ResultWriter",
+    "Rollouts",
     "Store",
     "StoredResult",
     "create_engine",

@@ -312,3 +312,18 @@ labels = Table(
     Index("ix_labels_person_id", "person_id"),
     Index("ix_labels_expires_at", "expires_at"),
 )
+
+# How far each check is rolled out, as the worker's check set last said when it started
+# (``worker/store/rollouts.py``): what the API and the commands mark results, rates and
+# failures with, so ``turncheck serve`` with no check files knows it too. A check with
+# no row is live.
+check_rollouts = Table(
+    "check_rollouts",
+    metadata,
+    Column("agent_id", String(200), primary_key=True),
+    Column("check_name", String(64), primary_key=True),
+    # live or shadow
+    Column("rollout", String(8), nullable=False),
+    # When it was last set to this rollout: a worker starting with the same one keeps it.
+    Column("updated_at", UTCDateTime, nullable=False),
+)

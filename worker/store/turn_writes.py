@@ -126,15 +126,24 @@ def chunks(items: Sequence[Any], size: int = CHUNK_ROWS) -> Iterable[Sequence[An
 
 
 class TurnWriter:
-    def __init__(self, database: Database, *, events_topic: str) -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        events_topic: str,
+        shadow: frozenset[tuple[str, str]] = frozenset(),
+    ) -> None:
         self.database = database
         self.events_topic = events_topic
+        self.shadow = shadow
+        """(agent, check name) of the shadow checks: their results get no event."""
 
     async def write(
         self, conn: AsyncConnection, writes: Sequence[TurnWrite], now: datetime
     ) -> list[New]:
         """Store what is new of these turns' results, add it to the rollups and put an
-        event in the outbox for each new result that did not pass; the new results."""
+        event in the outbox for each new result that did not pass, but a shadow check's;
+        the new results."""
         # Claims in turn id order: two replicas storing the same turns (a rebalance) wait
         # on each other's claims in one order, so they never deadlock.
         in_order = sorted(writes, key=lambda w: w.turn.turn_id)
@@ -144,8 +153,12 @@ class TurnWriter:
         if seen:
             new += await self._write_again(conn, seen, now)
         await self._add_to_rollups(conn, new)
+        shadow = self.shadow
         not_passed = [
-            (turn, r) for turn, results in new for r in results if r.verdict is not Verdict.PASSED
+            (turn, r)
+            for turn, results in new
+            for r in results
+            if r.verdict is not Verdict.PASSED and (turn.agent_id, r.check.name) not in shadow
         ]
         for chunk in chunks(not_passed):
             events = [event_row(turn, r, self.events_topic, now) for turn, r in chunk]

@@ -79,9 +79,20 @@ def _first_of_each(items: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:
 
 
 class ResultWriter:
-    def __init__(self, database: Database, *, events_topic: str) -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        events_topic: str,
+        shadow: frozenset[tuple[str, str]] = frozenset(),
+    ) -> None:
         self.database = database
-        self.turns = TurnWriter(database, events_topic=events_topic)
+        self.turns = TurnWriter(database, events_topic=events_topic, shadow=shadow)
+
+    def with_shadow(self, shadow: frozenset[tuple[str, str]]) -> ResultWriter:
+        """This writer for a check set whose checks ``shadow`` ((agent, check name)) are
+        shadow: their results are stored and counted the same, with no event."""
+        return ResultWriter(self.database, events_topic=self.turns.events_topic, shadow=shadow)
 
     async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
         """Store a batch's results and pending judgements once; say what was new."""
