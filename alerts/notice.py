@@ -35,6 +35,17 @@ class Links:
 
 
 @dataclass(frozen=True, slots=True)
+class FailingTurn:
+    """One of the newest turns the check did not pass, with its page on the chat platform
+    (``TURNCHECK_TURN_URL``): ids, never text."""
+
+    turn_id: str
+    verdict: str
+    turn_created_at: datetime
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
 class CheckAlert:
     check: str
     agent_id: str
@@ -51,6 +62,9 @@ class CheckAlert:
     min_results: int = 1
     """Fewer results and the state is too few results. Alerts stored before it was kept
     were raised with enough, so 1 reads them as they were."""
+    failing: tuple[FailingTurn, ...] = ()
+    """The newest turns among those not passed, newest first, each with its link; none
+    without ``TURNCHECK_TURN_URL`` (and in alerts stored before it was kept)."""
 
     @property
     def state(self) -> CheckState:

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from turncheck.worker.retention.erasure import ErasureReceipt
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.alerts import HistoryRow
 from turncheck.worker.store.views import PassRate, StoredResult
 
@@ -89,9 +90,15 @@ class ResultOut(BaseModel):
     turn_created_at: datetime = Field(
         description="When the turn ended: the time results are ordered and filtered by."
     )
+    turn_url: str | None = Field(
+        default=None,
+        description="The turn's page on the chat platform (TURNCHECK_TURN_URL); null "
+        "without it, or when it needs a thread and the turn has none.",
+    )
 
     @classmethod
-    def of(cls, row: StoredResult) -> ResultOut:
+    def of(cls, row: StoredResult, turn_url: str | None = None) -> ResultOut:
+        """``turn_url`` is the TURNCHECK_TURN_URL template the link is made with."""
         return cls(
             turn_id=row.turn_id,
             thread_id=row.thread_id,
@@ -108,6 +115,7 @@ class ResultOut(BaseModel):
             spans=[SpanOut.model_validate(span) for span in row.spans],
             checked_at=row.checked_at,
             turn_created_at=row.turn_created_at,
+            turn_url=link_of(turn_url, row),
         )
 
 

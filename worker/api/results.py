@@ -55,8 +55,11 @@ async def check_results(
         # the one the caller used.
         following = request.url.include_query_params(cursor=next_cursor)
         next_url = f"{following.path}?{following.query}"
+    turn_url = ctx.settings.turn_url_template
     return ResultsPage(
-        results=[ResultOut.of(row) for row in rows], next_cursor=next_cursor, next=next_url
+        results=[ResultOut.of(row, turn_url) for row in rows],
+        next_cursor=next_cursor,
+        next=next_url,
     )
 
 
@@ -78,4 +81,5 @@ async def turn_results(
     rows = await ctx.store.queries.results_for_turn(turn_id)
     if not rows:
         raise HTTPException(404, "no results for this turn")
-    return TurnResultsOut(turn_id=turn_id, results=[ResultOut.of(row) for row in rows])
+    turn_url = ctx.settings.turn_url_template
+    return TurnResultsOut(turn_id=turn_id, results=[ResultOut.of(row, turn_url) for row in rows])

@@ -12,6 +12,7 @@ from rich.console import Console
 from turncheck.worker.cli import exits, startup, tables
 from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, parse_window
 from turncheck.worker.clock import utc_now
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store import PassRate, Store, StoredResult
 from turncheck.worker.store.queries import Queries
 
@@ -26,9 +27,10 @@ def results(
     settings = startup.settings()
     found = startup.on_store(settings, lambda store: store.queries.results_for_turn(turn_id))
     if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
+        print(json.dumps([linked(r, settings.turn_url_template) for r in found], indent=2))
     elif found:
         Console().print(tables.results_table(found))
+        print_links(tables.turn_links(found, settings.turn_url_template))
     else:
         err.print(f"no results for turn {turn_id}", highlight=False)
     if not found:
@@ -88,11 +90,25 @@ def failures(
         return found, None if found else await unknown(queries, check, agent)
 
     found, missing = startup.on_store(settings, work)
+    turn_url = settings.turn_url_template
     if as_json:
-        print(json.dumps([r.as_dict() for r in found], indent=2))
+        print(json.dumps([linked(r, turn_url) for r in found], indent=2))
     elif missing is None:
-        Console().print(tables.not_passed_table(found, check, start))
+        Console().print(tables.not_passed_table(found, check, start, turn_url))
+        print_links(tables.turn_links(found, turn_url))
     refuse_unknown(missing)
+
+
+def linked(result: StoredResult, turn_url: str | None) -> dict[str, object]:
+    """A result as the commands' JSON has it, with ``turn_url``: its turn's page on the
+    chat platform, null without TURNCHECK_TURN_URL."""
+    return {**result.as_dict(), "turn_url": link_of(turn_url, result)}
+
+
+def print_links(links: str | None) -> None:
+    # Unwrapped: a link cut in two at the terminal's edge opens nothing.
+    if links is not None:
+        Console().print(links, soft_wrap=True, markup=False, highlight=False)
 
 
 SHOWN_NAMES = 10

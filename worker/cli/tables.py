@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.style import Style
 from rich.table import Table
+from rich.text import Text
 
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store import PassRate, StoredResult
 
 VERDICT_STYLE = {"passed": "green", "failed": "red", "errored": "yellow"}
@@ -29,19 +32,38 @@ def results_table(results: list[StoredResult]) -> Table:
     return table
 
 
-def not_passed_table(results: list[StoredResult], check: str, since: datetime) -> Table:
+def not_passed_table(
+    results: list[StoredResult], check: str, since: datetime, turn_url: str | None = None
+) -> Table:
+    """With ``turn_url``, a turn id is a link in terminals that show them (the full
+    links are ``turn_links``'s, printed under the table)."""
     table = Table(title=f"{check}: not passed in turns since {since:%Y-%m-%d %H:%M} UTC")
     for column in ("turn time", "turn", "agent", "verdict", "reason"):
         table.add_column(column)
     for r in results:
+        url = link_of(turn_url, r)
         table.add_row(
             f"{r.turn_created_at:%Y-%m-%d %H:%M:%S}",
-            r.turn_id,
+            Text(r.turn_id, style=Style(link=url)) if url else r.turn_id,
             f"{r.agent_id} v{r.agent_version}",
             f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
             r.reason or "",
         )
     return table
+
+
+def turn_links(results: list[StoredResult], turn_url: str | None) -> str | None:
+    """Each listed turn's page on the chat platform, one line per turn (``turn_id  URL``),
+    whole so it can be copied or clicked; None without ``TURNCHECK_TURN_URL``."""
+    if turn_url is None:
+        return None
+    lines, seen = [], set()
+    for r in results:
+        url = link_of(turn_url, r)
+        if url is not None and r.turn_id not in seen:
+            seen.add(r.turn_id)
+            lines.append(f"{r.turn_id}  {url}")
+    return "\n".join(lines) if lines else None
 
 
 def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
@@ -62,4 +84,11 @@ def pass_rate_table(rows: list[PassRate], since: datetime) -> Table:
     return table
 
 
-__all__ = ["PassRate", "StoredResult", "not_passed_table", "pass_rate_table", "results_table"]
+__all__ = [
+    "PassRate",
+    "StoredResult",
+    "not_passed_table",
+    "pass_rate_table",
+    "results_table",
+    "turn_links",
+]
