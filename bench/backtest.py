@@ -10,9 +10,12 @@ Measures, in one run on one machine:
   3. ``turncheck backtest --checks examples/checks.yaml --since START --until ... --json``
      as a subprocess over the first ``--small`` turns (100,000), then over all N, each
      with its process tree's resident memory sampled as it runs;
-and prints wall time, turns/s, peak memory and the ratio backtest / raw consume, the
-figure that survives a noisy machine, and the peak memory of the small range next to
-the whole one: bounded means about the same at 10x the turns.
+  4. the example rule checks alone (decode and ``evaluate``) on 20,000 of those turns in
+     this process, by CPU time: the ceiling of one backtest process;
+and prints wall time, turns/s, peak memory, the ratios backtest / raw consume and
+backtest / (checks alone x processes), the figures that survive a noisy machine, and
+the peak memory of the small range next to the whole one: bounded means about the same
+at 10x the turns.
 
 Memory is sampled with psutil when it is installed, else from /proc (Linux), else it is
 ``RUSAGE_CHILDREN``'s peak of the largest single process (not the tree's sum); the line
@@ -53,6 +56,7 @@ ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "examples"
 SAMPLE_EVERY_S = 0.1
 STALL_S = 30.0
+CHECKS_SAMPLE = 20_000
 PRODUCER_BATCH_BYTES = 512 * 1024
 IN_FLIGHT_BATCHES = 32
 
@@ -192,6 +196,23 @@ async def raw_consume(bootstrap: str, topic: str, count: int) -> float:
         await consumer.stop()
 
 
+def checks_seconds(sample: int, start: datetime, span: timedelta) -> tuple[int, float]:
+    """(turns, CPU seconds) of the example rule checks alone (decode and ``evaluate``) on
+    the bench's first ``sample`` turns, in this process: what the backtest cannot beat,
+    per process. CPU time, not wall: a busy machine slows both alike."""
+    from turncheck.worker.checks import load_checks
+    from turncheck.worker.pipeline.evaluate import evaluate, warm_up
+    from turncheck.worker.turns.decode import decode_turn
+
+    checks = load_checks([EXAMPLES / "checks.yaml"])
+    warm_up(checks)
+    values = [value for _, value, _ in turn_messages(sample, start, span)]
+    began = time.process_time()
+    for value in values:
+        evaluate(decode_turn(value), checks)
+    return len(values), time.process_time() - began
+
+
 class Sampler:
     """The resident memory of a process and its descendants, sampled while it runs."""
 
@@ -228,6 +249,11 @@ class Sampler:
                 continue
             self.peak_bytes = max(self.peak_bytes, rss)
             self.samples += 1
+
+
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _method() -> str:
@@ -285,6 +311,8 @@ class Measured:
     peak_bytes: int
     method: str
     report: dict[str, Any] = field(default_factory=dict)
+    cpu_s: float = 0.0
+    """CPU time of the whole tree (every process it waited for), user and system."""
 
     @property
     def turns_per_s(self) -> float:
@@ -307,6 +335,7 @@ def backtest(
     args += extra
     out = workdir / f"report-{uuid.uuid4().hex[:6]}.json"
     with out.open("wb") as stdout:
+        cpu_before = _children_cpu_s()
         started = time.perf_counter()
         process = subprocess.Popen(
             [*args, "--json"], stdout=stdout, stderr=subprocess.PIPE, env=env, cwd=workdir
@@ -314,11 +343,12 @@ def backtest(
         with Sampler(process.pid) as sampler:
             _, errors = process.communicate()
         wall_s = time.perf_counter() - started
+        cpu_s = _children_cpu_s() - cpu_before
     if process.returncode != 0:
         raise SystemExit(f"backtest exited {process.returncode}: {errors.decode()[-2000:]}")
     report = json.loads(out.read_bytes())
     return Measured(
-        report["totals"]["turns_read"], wall_s, sampler.peak_bytes, sampler.method, report
+        report["totals"]["turns_read"], wall_s, sampler.peak_bytes, sampler.method, report, cpu_s
     )
 
 
@@ -350,6 +380,8 @@ class Figures:
     raw_s: float
     small: Measured | None
     whole: Measured
+    checks: tuple[int, float] = (0, 0.0)
+    """(turns, CPU seconds) of the rule checks alone, in one process."""
 
 
 def run(
@@ -386,7 +418,8 @@ def run(
                 until = iso(times[small])
                 measured_small = backtest(command, env, since, until, workdir, extra)
             whole = backtest(command, env, since, None, workdir, extra)
-        return Figures(turns, produce_s, raw_s, measured_small, whole)
+        checked = checks_seconds(min(turns, CHECKS_SAMPLE), start, span)
+        return Figures(turns, produce_s, raw_s, measured_small, whole, checked)
     finally:
         if not keep_topic:
             asyncio.run(delete_topic(bootstrap, topic))
@@ -400,6 +433,8 @@ def show(figures: Figures) -> None:
     whole, small = figures.whole, figures.small
     raw_tps = figures.turns / figures.raw_s
     processes = whole.report.get("totals", {}).get("processes")
+    checked, cpu_s = figures.checks
+    checks_tps = checked / cpu_s if cpu_s > 0 else 0.0
     rows = [
         ("produce", f"{figures.turns / figures.produce_s:,.0f} turns/s"),
         ("raw consume + json.loads", f"{raw_tps:,.0f} turns/s ({figures.raw_s:.1f} s, 1 process)"),
@@ -409,6 +444,21 @@ def show(figures: Figures) -> None:
             f"{whole.turns:,} turns, {processes} processes)",
         ),
         ("backtest / raw consume", f"{whole.turns_per_s / raw_tps:.3f}"),
+        (
+            "rule checks alone",
+            f"{checks_tps:,.0f} turns/s of one process's CPU (decode + evaluate, "
+            f"{figures.checks[0]:,} turns)",
+        ),
+        (
+            "CPU a turn",
+            f"backtest {whole.cpu_s / whole.turns * 1e6:,.0f} µs (its processes together, "
+            f"start included), checks alone {1e6 / checks_tps if checks_tps else 0:,.0f} µs",
+        ),
+        (
+            "checks alone / backtest, by CPU",
+            f"{(1 / checks_tps) / (whole.cpu_s / whole.turns) if checks_tps else 0:.2f} "
+            "(1.00: the backtest costs only its checks)",
+        ),
         ("peak memory, process tree", f"{mib(whole.peak_bytes)} (sampled with {whole.method})"),
     ]
     if small is not None:
