@@ -112,6 +112,7 @@ async def test_a_result_row_has_ids_verdict_and_times_and_no_person(
         "spans": [{"field": "output.text", "start": 3, "end": 9, "label": "phrase"}],
         "checked_at": "2026-11-29T12:00:00Z",
         "turn_created_at": "2026-11-29T10:00:00Z",
+        "turn_url": None,
     }
 
 
