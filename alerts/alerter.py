@@ -22,6 +22,7 @@ from turncheck.alerts.notice import (
     DayRate,
     Digest,
     DigestLine,
+    FailingTurn,
     Links,
     to_json,
 )
@@ -30,8 +31,10 @@ from turncheck.alerts.state import crossed
 from turncheck.worker.clock import Clock
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.judge.runner import NOT_JUDGED
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.alert_readings import Readings, WindowCounts
 from turncheck.worker.store.alerts import CHECK, DIGEST, AlertKey, AlertStore
+from turncheck.worker.store.queries import Queries
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,8 @@ LinkMaker = Callable[[str, str, datetime | None], Links]
 turn's ``created_at`` in the window."""
 
 TREND_DAYS = 14
+FAILING_SHOWN = 5
+"""Failing turns an alert links to, newest first, when turns have links."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +72,12 @@ class Alerter:
         timing: Timing = Timing(),
         digest_channels: Sequence[str] = (),
         digest_hour: int | None = None,
+        turn_url: str | None = None,
     ) -> None:
         self.store = store
         self.readings = Readings(store.database)
+        self.queries = Queries(store.database)
+        self.turn_url = turn_url
         self.watched = tuple(watched)
         self.alerting = tuple(w for w in self.watched if not w.shadow)
         """The watched checks that may alert: every one but the shadow checks."""
@@ -184,6 +192,21 @@ class Alerter:
             check_versions=await self.readings.check_versions(
                 watched.check, watched.agent_id, counts.oldest_at
             ),
+            failing=await self.failing(watched, counts),
+        )
+
+    async def failing(self, watched: Watched, counts: WindowCounts) -> tuple[FailingTurn, ...]:
+        """The window's newest turns not passed, with their links; none when turns have
+        no link (``TURNCHECK_TURN_URL`` unset), so the alert says what it always said."""
+        if self.turn_url is None or counts.oldest_at is None:
+            return ()
+        found = await self.queries.not_passed(
+            watched.check, agent=watched.agent_id, since=counts.oldest_at, limit=FAILING_SHOWN
+        )
+        return tuple(
+            FailingTurn(r.turn_id, r.verdict, r.turn_created_at, url)
+            for r in found
+            if (url := link_of(self.turn_url, r)) is not None
         )
 
     async def trend(self, watched: Watched, last_day: date) -> tuple[DayRate, ...]:

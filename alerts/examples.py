@@ -10,8 +10,10 @@ from turncheck.alerts.notice import (
     DayRate,
     Digest,
     DigestLine,
+    FailingTurn,
     Links,
 )
+from turncheck.worker.runtime.links import turn_link
 from turncheck.worker.store.alert_readings import WindowCounts
 from turncheck.worker.store.alerts import Earlier
 
@@ -46,7 +48,30 @@ def example_links(check: str, agent_id: str) -> Links:
     )
 
 
-def example_alert() -> CheckAlert:
+EXAMPLE_TURN_URL = "https://chat.example.com/agents/{agent_id}/threads/{thread_id}?turn={turn_id}"
+"""A ``TURNCHECK_TURN_URL`` for the README and the tests."""
+# (turn id, thread id, verdict, minutes before RAISED_AT): odd ids on purpose, as a
+# template meets them.
+_FAILING = [
+    ("t-20931", "th-8812", "failed", 3),
+    ("t-20917", "th-8806", "errored", 9),
+    ("web/2026-12-01/t 884", "th-8790", "failed", 22),
+]
+
+
+def example_failing(turn_url: str, agent_id: str = "support-bot") -> tuple[FailingTurn, ...]:
+    """The example alert's newest failing turns, linked with ``turn_url``."""
+    found = []
+    for turn_id, thread_id, verdict, minutes in _FAILING:
+        url = turn_link(turn_url, turn_id=turn_id, thread_id=thread_id, agent_id=agent_id)
+        if url is not None:
+            at = RAISED_AT - timedelta(minutes=minutes)
+            found.append(FailingTurn(turn_id, verdict, at, url))
+    return tuple(found)
+
+
+def example_alert(turn_url: str | None = None) -> CheckAlert:
+    """The example alert; with ``turn_url``, its newest failing turns linked by it."""
     return CheckAlert(
         check="no-card-numbers",
         agent_id="support-bot",
@@ -61,6 +86,7 @@ def example_alert() -> CheckAlert:
         trend=example_trend(),
         links=example_links("no-card-numbers", "support-bot"),
         earlier=Earlier(day=date(2026, 11, 29), suppressed=37),
+        failing=example_failing(turn_url) if turn_url else (),
     )
 
 

@@ -38,6 +38,17 @@ class Links:
 
 
 @dataclass(frozen=True, slots=True)
+class FailingTurn:
+    """One of the newest turns the check did not pass, with its page on the chat platform
+    (``TURNCHECK_TURN_URL``): ids, never text."""
+
+    turn_id: str
+    verdict: str
+    turn_created_at: datetime
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
 class CheckAlert:
     check: str
     agent_id: str
@@ -57,6 +68,9 @@ class CheckAlert:
     check_versions: tuple[str, ...] = ()
     """The check versions counted in the window's hours, oldest first; more than one: the
     check changed within the window. Alerts stored before it was kept read as none."""
+    failing: tuple[FailingTurn, ...] = ()
+    """The newest turns among those not passed, newest first, each with its link; none
+    without ``TURNCHECK_TURN_URL`` (and in alerts stored before it was kept)."""
 
     @property
     def state(self) -> CheckState:

@@ -97,7 +97,8 @@ def watched_checks(
 def link_maker(settings: Settings) -> LinkMaker:
     """Where a person finds the failing turns among the results counted: the command,
     and the API when it has an address, each from ``since``, the oldest turn's time in
-    the window (to the minute, rounded down), since both windows are on the turns' time."""
+    the window (to the minute, rounded down), since both windows are on the turns' time.
+    Each failing turn's own page is ``TURNCHECK_TURN_URL``'s, on the alert itself."""
 
     def links(check: str, agent_id: str, since: datetime | None) -> Links:
         start = (since or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
@@ -115,7 +116,8 @@ def templates(settings: Settings) -> Templates:
     """The templates in use, each rendered once with the example alert and digest so a
     broken override is refused at start, not when an alert is due."""
     found = Templates(settings.alert_templates, ZoneInfo(settings.alert_timezone))
-    for notice in (example_alert(), example_digest()):
+    linked = () if settings.turn_url is None else (example_alert(settings.turn_url_template),)
+    for notice in (example_alert(), *linked, example_digest()):
         found.slack(notice)
         found.mail(notice)
     return found
@@ -218,6 +220,7 @@ def build_alerter(
         timing=Timing.of(settings),
         digest_channels=setup.defaults.channels,
         digest_hour=settings.alert_digest_hour,
+        turn_url=settings.turn_url_template,
     )
 
 
@@ -234,6 +237,7 @@ def preview_alerter(
         zone=ZoneInfo(settings.alert_timezone),
         links=link_maker(settings),
         owner=claimant_id(),
+        turn_url=settings.turn_url_template,
     )
 
 

@@ -1,7 +1,7 @@
 """A scan with canary secrets and person ids: the real ``turncheck run`` and ``turncheck
 serve``, on the real broker, PostgreSQL, webhook receivers and judge on loopback, write
-no webhook token or password, judge key, API token, person id or turn text to any log
-line, in either format, at their own level and at DEBUG."""
+no webhook token or password, judge key, API token, turn link token, person id or turn
+text to any log line, in either format, at their own level and at DEBUG."""
 
 from __future__ import annotations
 
@@ -40,11 +40,12 @@ PASSWORD = "CANARYPW8z"
 JUDGE_KEY = "CANARYKEY2m"
 API_TOKEN = "CANARYAPI5k"
 TEXT = "CANARYTEXT3w"  # in the turns' answers, which the judge reads too
+LINK_TOKEN = "CANARYLINK7r"  # in TURNCHECK_TURN_URL's query
 KAFKA_PERSON = "canary.kafka@example.com"
 API_PERSON = "canary.person@example.com"
 DOWN_PERSON = "canary.down@example.com"
 TURN_PERSON = "canary.turn@example.com"
-CANARIES = (TOKEN, PASSWORD, JUDGE_KEY, API_TOKEN, TEXT, "canary.")
+CANARIES = (TOKEN, PASSWORD, JUDGE_KEY, API_TOKEN, TEXT, LINK_TOKEN, "canary.")
 ERASURE_KEY = "test-erasure-key"
 CHECKS = """
 agent: support-bot
@@ -237,7 +238,8 @@ async def run_serve(env: dict[str, str], database_url: str) -> str:
 async def test_no_secret_or_person_id_in_any_log_line_of_run_or_serve(
     log_format: str, log_level: str | None, kafka_bootstrap: str, closed_port: int, tmp_path: Path
 ) -> None:
-    """Webhook tokens and passwords, the judge key, the API token and person ids erased
+    """Webhook tokens and passwords, the judge key, the API token, TURNCHECK_TURN_URL's
+    token and person ids erased
     by the API and on the erasure topic appear in no log line of ``run`` or ``serve``."""
     checks = tmp_path / "checks.yaml"
     checks.write_text(CHECKS)
@@ -257,6 +259,7 @@ async def test_no_secret_or_person_id_in_any_log_line_of_run_or_serve(
             TURNCHECK_LOG_FORMAT=log_format,
             TURNCHECK_ERASURE_KEY=ERASURE_KEY,
             TURNCHECK_API_TOKEN=API_TOKEN,
+            TURNCHECK_TURN_URL=f"https://chat.example.com/t/{{turn_id}}?token={LINK_TOKEN}",
             TURNCHECK_WEBHOOK_ALLOW_PRIVATE="true",
             TURNCHECK_WEBHOOK_INTERVAL_S="0.05",
             TURNCHECK_WEBHOOK_RETRY_FIRST_S="0.1",

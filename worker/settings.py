@@ -14,6 +14,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from turncheck.worker.errors import ConfigurationError
+from turncheck.worker.runtime.links import template_problem
 
 ENV_PREFIX = "TURNCHECK_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./.turncheck/turncheck.db"
@@ -171,6 +172,12 @@ class Settings(BaseSettings):
     api_url: str | None = Field(
         default=None, description="The HTTP API's public address, for links in alerts."
     )
+    turn_url: SecretStr | None = Field(
+        default=None,
+        description="The chat platform's page of a turn: a URL with {turn_id}, {thread_id} "
+        "and {agent_id}, linked from alerts, the CLI and the API (worker/runtime/links.py). "
+        "A secret: its query may hold a token.",
+    )
 
     # The HTTP API (`turncheck serve`, or inside `turncheck run` with api_in_run).
     api_host: str = "127.0.0.1"
@@ -246,6 +253,19 @@ class Settings(BaseSettings):
             raise ValueError("not a time zone name such as Europe/Paris or UTC") from None
         return value
 
+    @field_validator("turn_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("turn_url")
+    @classmethod
+    def _link_template(cls, value: SecretStr | None) -> SecretStr | None:
+        problem = None if value is None else template_problem(value.get_secret_value())
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
     @field_validator("alert_digest_hour", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
@@ -259,6 +279,11 @@ class Settings(BaseSettings):
     @property
     def retention(self) -> timedelta:
         return timedelta(days=self.retention_days)
+
+    @property
+    def turn_url_template(self) -> str | None:
+        """``TURNCHECK_TURN_URL`` for ``runtime.links.turn_link``; None when unset."""
+        return None if self.turn_url is None else self.turn_url.get_secret_value()
 
     @property
     def embedded(self) -> bool:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from tests.factories import make_turn
 from turncheck.alerts.alerter import Alerter, Watched
-from turncheck.alerts.delivery import Timing
+from turncheck.alerts.delivery import Sender, Timing
 from turncheck.alerts.notice import Links, Notice
 from turncheck.alerts.policy import AlertPolicy
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
@@ -59,12 +59,13 @@ def links(check: str, agent_id: str, since: datetime | None) -> Links:
 def alerter(
     store: Store,
     clock: Clock,
-    senders: dict[str, Recorder],
+    senders: Mapping[str, Sender],
     *,
     watched: Sequence[Watched] = (Watched(CHECK, AGENT, POLICY),),
     zone: str = "UTC",
     owner: str = "replica-1",
     digest_hour: int | None = None,
+    turn_url: str | None = None,
 ) -> Alerter:
     return Alerter(
         AlertStore(store.database),
@@ -77,6 +78,7 @@ def alerter(
         timing=Timing(interval_s=300, retry_first_s=60, retry_max_s=600, lease_s=120),
         digest_channels=("slack", "mail"),
         digest_hour=digest_hour,
+        turn_url=turn_url,
     )
 
 
@@ -90,6 +92,7 @@ async def store_results(
     prefix: str = "t",
     reason: str | None = None,
     version: str = "v1",
+    thread_id: str | None = "th-1",
 ) -> None:
     """One result per verdict, each for its own turn, stored at ``at``, of the check's
     ``version``."""
@@ -100,6 +103,7 @@ async def store_results(
             f"{prefix}-{n}",
             agent={"id": agent, "version": 7},
             created_at=at.isoformat().replace("+00:00", "Z"),
+            thread_id=thread_id,
         )
         if verdict is Verdict.ERRORED:
             result = CheckResult.of(check_id, Outcome.errored(reason or "The pattern timed out."))

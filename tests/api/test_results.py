@@ -114,6 +114,7 @@ async def test_a_result_row_has_ids_verdict_and_times_and_no_person(
         "turn_created_at": "2026-11-29T10:00:00Z",
         "label": None,
         "rollout": "live",
+        "turn_url": None,
     }
 
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from turncheck.schemas.checkbase import Rollout
 from turncheck.schemas.label import LabelName, Note
 from turncheck.worker.retention.erasure import ErasureReceipt
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.alerts import HistoryRow
 from turncheck.worker.store.labels import StoredLabel
 from turncheck.worker.store.views import PassRate, StoredResult
@@ -143,11 +144,22 @@ class ResultOut(BaseModel):
         default=None, description="A person's label of this result (a failure), if any."
     )
     rollout: Rollout = Field(default="live", description=ROLLOUT)
+    turn_url: str | None = Field(
+        default=None,
+        description="The turn's page on the chat platform (TURNCHECK_TURN_URL); null "
+        "without it, or when it needs a thread and the turn has none.",
+    )
 
     @classmethod
     def of(
-        cls, row: StoredResult, label: StoredLabel | None = None, rollout: Rollout = "live"
+        cls,
+        row: StoredResult,
+        *,
+        label: StoredLabel | None = None,
+        rollout: Rollout = "live",
+        turn_url: str | None = None,
     ) -> ResultOut:
+        """``turn_url`` is the TURNCHECK_TURN_URL template the link is made with."""
         return cls(
             rollout=rollout,
             turn_id=row.turn_id,
@@ -166,6 +178,7 @@ class ResultOut(BaseModel):
             checked_at=row.checked_at,
             turn_created_at=row.turn_created_at,
             label=label.label if label else None,
+            turn_url=link_of(turn_url, row),
         )
 
 
@@ -177,9 +190,14 @@ class TurnResultOut(ResultOut):
 
     @classmethod
     def of(
-        cls, row: StoredResult, label: StoredLabel | None = None, rollout: Rollout = "live"
+        cls,
+        row: StoredResult,
+        *,
+        label: StoredLabel | None = None,
+        rollout: Rollout = "live",
+        turn_url: str | None = None,
     ) -> TurnResultOut:
-        shown = ResultOut.of(row, label, rollout).model_dump()
+        shown = ResultOut.of(row, label=label, rollout=rollout, turn_url=turn_url).model_dump()
         return cls(**shown, label_note=label.note if label else None)
 
 

@@ -58,9 +58,15 @@ async def check_results(
         next_url = f"{following.path}?{following.query}"
     labelled = await LabelTable(ctx.store.database).of_results(rows)
     known = await ctx.store.rollouts.read()
+    turn_url = ctx.settings.turn_url_template
     return ResultsPage(
         results=[
-            ResultOut.of(row, labelled.get(key_of(row)), known.of(row.agent_id, row.check))
+            ResultOut.of(
+                row,
+                label=labelled.get(key_of(row)),
+                rollout=known.of(row.agent_id, row.check),
+                turn_url=turn_url,
+            )
             for row in rows
         ],
         next_cursor=next_cursor,
@@ -88,8 +94,14 @@ async def turn_results(
         raise HTTPException(404, "no results for this turn")
     labelled = await LabelTable(ctx.store.database).of_turn(turn_id)
     known = await ctx.store.rollouts.read()
+    turn_url = ctx.settings.turn_url_template
     results = [
-        TurnResultOut.of(row, labelled.get(key_of(row)), known.of(row.agent_id, row.check))
+        TurnResultOut.of(
+            row,
+            label=labelled.get(key_of(row)),
+            rollout=known.of(row.agent_id, row.check),
+            turn_url=turn_url,
+        )
         for row in rows
     ]
     return TurnResultsOut(turn_id=turn_id, results=results)

@@ -14,6 +14,7 @@ from turncheck.worker.cli import exits, startup, tables
 from turncheck.worker.cli.options import JsonOption, SinceOption, UntilOption, parse_window
 from turncheck.worker.clock import utc_now
 from turncheck.worker.pipeline.records import ResultKey
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store import KnownRollouts, PassRate, Store, StoredResult
 from turncheck.worker.store.label_rates import label_counts, labelled_rates
 from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
@@ -39,10 +40,12 @@ def results(
 
     found, labelled, rollouts = startup.on_store(settings, work)
     if as_json:
-        shown = [_with_label(r, labelled, note=True) for r in found]
+        turn_url = settings.turn_url_template
+        shown = [_with_label(r, labelled, note=True, turn_url=turn_url) for r in found]
         print(json.dumps(marked(found, shown, rollouts), indent=2))
     elif found:
         Console().print(tables.results_table(found, labelled, rollouts))
+        print_links(tables.turn_links(found, settings.turn_url_template))
     else:
         err.print(f"no results for turn {turn_id}", highlight=False)
     if not found:
@@ -134,21 +137,33 @@ def failures(
         return found, labelled, missing, await store.rollouts.read()
 
     found, labelled, missing, rollouts = startup.on_store(settings, work)
+    turn_url = settings.turn_url_template
     if as_json:
-        shown = [_with_label(r, labelled, note=False) for r in found]
+        shown = [_with_label(r, labelled, note=False, turn_url=turn_url) for r in found]
         print(json.dumps(marked(found, shown, rollouts), indent=2))
     elif missing is None:
-        Console().print(tables.not_passed_table(found, check, start, labelled, rollouts))
+        Console().print(tables.not_passed_table(found, check, start, labelled, rollouts, turn_url))
+        print_links(tables.turn_links(found, turn_url))
     refuse_unknown(missing)
 
 
 def _with_label(
-    result: StoredResult, labelled: dict[ResultKey, StoredLabel], *, note: bool
+    result: StoredResult,
+    labelled: dict[ResultKey, StoredLabel],
+    *,
+    note: bool,
+    turn_url: str | None,
 ) -> dict[str, object]:
-    """A result's JSON with its label; with its note only in the turn's own view, as the
-    API gives it: a list of failures is where results are copied from in bulk."""
+    """A result's JSON with its label and ``turn_url`` (its turn's page on the chat
+    platform, null without TURNCHECK_TURN_URL); with the label's note only in the turn's
+    own view, as the API gives it: a list of failures is where results are copied from
+    in bulk."""
     label = labelled.get(key_of(result))
-    shown: dict[str, object] = {**result.as_dict(), "label": label.label if label else None}
+    shown: dict[str, object] = {
+        **result.as_dict(),
+        "turn_url": link_of(turn_url, result),
+        "label": label.label if label else None,
+    }
     if note:
         shown["label_note"] = label.note if label else None
     return shown
@@ -190,6 +205,12 @@ def refuse_unknown(missing: str | None) -> None:
     if missing is not None:
         err.print(missing, markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(exits.REJECTED)
+
+
+def print_links(links: str | None) -> None:
+    # Unwrapped: a link cut in two at the terminal's edge opens nothing.
+    if links is not None:
+        Console().print(links, soft_wrap=True, markup=False, highlight=False)
 
 
 def marked(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 from turncheck.worker.pipeline.records import ResultKey
+from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store import KnownRollouts, PassRate, StoredResult
 from turncheck.worker.store.labels import StoredLabel, key_of
 from turncheck.worker.store.rates import Split
@@ -61,9 +63,12 @@ def not_passed_table(
     since: datetime,
     labelled: dict[ResultKey, StoredLabel] | None = None,
     rollouts: KnownRollouts = ALL_LIVE,
+    turn_url: str | None = None,
 ) -> Table:
     """A check's failures; a ``label`` column once any has a label (no note: a list), a
-    ``rollout`` column when it is a shadow check's."""
+    ``rollout`` column when it is a shadow check's. With ``turn_url``, a turn id is a
+    link in terminals that show them (the full links are ``turn_links``'s, printed under
+    the table)."""
     labelled = labelled or {}
     table = Table(title=f"{check}: not passed in turns since {since:%Y-%m-%d %H:%M} UTC")
     marks = _rollouts(results, rollouts)
@@ -72,9 +77,10 @@ def not_passed_table(
     for column in columns + (["rollout"] if marks else []):
         table.add_column(column)
     for n, r in enumerate(results):
+        url = link_of(turn_url, r)
         cells: list[str | Text] = [
             f"{r.turn_created_at:%Y-%m-%d %H:%M:%S}",
-            r.turn_id,
+            Text(r.turn_id, style=Style(link=url)) if url else r.turn_id,
             f"{r.agent_id} v{r.agent_version}",
             f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
             r.reason or "",
@@ -83,6 +89,20 @@ def not_passed_table(
             cells.append(_label_cell(labelled.get(key_of(r)), note=False))
         table.add_row(*cells, *marks[n : n + 1])
     return table
+
+
+def turn_links(results: list[StoredResult], turn_url: str | None) -> str | None:
+    """Each listed turn's page on the chat platform, one line per turn (``turn_id  URL``),
+    whole so it can be copied or clicked; None without ``TURNCHECK_TURN_URL``."""
+    if turn_url is None:
+        return None
+    lines, seen = [], set()
+    for r in results:
+        url = link_of(turn_url, r)
+        if url is not None and r.turn_id not in seen:
+            seen.add(r.turn_id)
+            lines.append(f"{r.turn_id}  {url}")
+    return "\n".join(lines) if lines else None
 
 
 MIXED = "*"
@@ -153,4 +173,11 @@ def pass_rate_table(
 LEFT = ("check", "agent", "agent version", "check version", "rollout")
 
 
-__all__ = ["PassRate", "StoredResult", "not_passed_table", "pass_rate_table", "results_table"]
+__all__ = [
+    "PassRate",
+    "StoredResult",
+    "not_passed_table",
+    "pass_rate_table",
+    "results_table",
+    "turn_links",
+]
