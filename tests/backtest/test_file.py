@@ -8,14 +8,16 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from tests.api.conftest import save, turn
 from tests.backtest.conftest import write
 from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, turn_bytes, turn_dict
 from turncheck.worker.backtest import BacktestRequest, Report, merge, run_backtest
 from turncheck.worker.backtest.report import EXAMPLES_KEPT
-from turncheck.worker.checks import load_checks
+from turncheck.worker.checks import Verdict, load_checks
 from turncheck.worker.retention.erasure import Eraser
 from turncheck.worker.settings import Settings
+from turncheck.worker.store.labels import LabelTable
 
 KEY = "backtest-test-key"
 
@@ -174,3 +176,45 @@ def test_the_turns_of_erased_persons_are_left_out(database_url: str, tmp_path: P
     assert (report.turns_read, report.erased) == (3, 1)
     assert row(report, "no-competitors")["examples"] == ["t-2", "t-3"]
     assert row(report, "no-competitors")["turns_read"] == 2
+
+
+def test_the_stored_labels_of_the_draft_checks_are_counted_and_a_file_s_label_wins(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Labels people set on stored failures are the backtest's labelled turns without a
+    --labels file; a label given in the request replaces the stored one of its turn."""
+
+    async def label() -> None:
+        store = await fresh_store(database_url)
+        try:
+            turns = [turn(turn_id) for turn_id in ("t-1", "t-2", "t-3")]
+            await save(store, turns, [("no-competitors", Verdict.FAILED)])
+            labels = LabelTable(store.database)
+            await labels.set("t-1", "no-competitors", "confirmed", None, now=FIXED_NOW)
+            await labels.set("t-2", "no-competitors", "false_alarm", None, now=FIXED_NOW)
+            await labels.set("t-3", "no-competitors", "false_alarm", None, now=FIXED_NOW)
+        finally:
+            await store.close()
+
+    asyncio.run(label())
+    turns = lines(
+        turn_bytes("t-1", "Try HelpCo."),
+        turn_bytes("t-2", "Hello there."),
+        turn_bytes("t-3", "HelpCo again."),
+    )
+    draft = load_checks([write(tmp_path / "draft.yaml", DRAFT)])
+    request = BacktestRequest(
+        draft=draft,
+        file=write(tmp_path / "turns.jsonl", turns),
+        labels={("t-3", "no-competitors"): "confirmed"},
+    )
+    settings = Settings(database_url=database_url, kafka_bootstrap=None)
+    labelled = row(run_backtest(request, settings), "no-competitors")["labelled"]
+    assert labelled == {
+        "confirmed_caught": 2,
+        "confirmed_missed": 0,
+        "false_alarms_raised": 0,
+        "false_alarms_cleared": 1,
+        "missed_examples": [],
+        "raised_examples": [],
+    }
