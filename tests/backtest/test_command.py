@@ -85,7 +85,7 @@ def test_a_bad_draft_is_refused_with_its_line_and_field(
     [
         (["--partitions", "3-1"], "invalid --partitions '3-1'"),
         (["--since", "7 days"], "invalid --since '7 days'"),
-        (["--labels", "missing.jsonl"], "invalid --labels missing.jsonl"),
+        (["--labels", "missing.jsonl"], "no such file: missing.jsonl"),
     ],
 )
 def test_bad_options_are_refused_before_anything_runs(
