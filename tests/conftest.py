@@ -114,6 +114,19 @@ async def _admin(server: str, statement: str) -> None:
         await conn.close()
 
 
+async def _drop(server: str, name: str) -> None:
+    """Drop a database, its connections with it. FORCE cannot end a superuser's backend,
+    such as an autovacuum worker that happens to be on it: that is waited out."""
+    for attempt in range(20):
+        try:
+            await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except asyncpg.InsufficientPrivilegeError:
+            if attempt == 19:
+                raise
+            await asyncio.sleep(0.5)
+
+
 @asynccontextmanager
 async def scratch_database(server: str, prefix: str) -> AsyncIterator[str]:
     """A database of its own on ``server``'s PostgreSQL, dropped afterwards (benchmarks)."""
@@ -122,7 +135,7 @@ async def scratch_database(server: str, prefix: str) -> AsyncIterator[str]:
     try:
         yield make_url(server).set(database=name).render_as_string(hide_password=False)
     finally:
-        await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await _drop(server, name)
 
 
 @pytest.fixture(scope="session")
@@ -134,7 +147,7 @@ def run_database_url() -> Iterator[str]:
     name = f"turncheck_test_{uuid.uuid4().hex[:12]}"
     _run_aside(_admin(server, f'CREATE DATABASE "{name}"'))
     yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    _run_aside(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    _run_aside(_drop(server, name))
 
 
 @pytest.fixture

@@ -26,8 +26,8 @@ checks:
 
 
 def versions(checks: CheckSet) -> dict[str, str]:
-    found = {c.name: c.id.version for c in checks.for_agent("support-bot")}
-    found.update({c.name: c.id.version for c in checks.judged_for_agent("support-bot")})
+    found = {c.name: c.id.version for c in checks.for_agent("support-bot", 7)}
+    found.update({c.name: c.id.version for c in checks.judged_for_agent("support-bot", 7)})
     return found
 
 

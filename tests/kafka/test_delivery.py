@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -25,8 +26,6 @@ from turncheck.worker.pipeline.records import SaveReport, TurnResults
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import (
     Database,
-    OutboxTable,
-    Queries,
     ResultWriter,
     Store,
     create_engine,
@@ -107,7 +106,7 @@ async def count_results(store: Store) -> tuple[int, int, int]:
 
 
 def with_writer(database: Database, writer: ResultWriter) -> Store:
-    return Store(database, writer, OutboxTable(database), Queries(database))
+    return replace(Store.over(database, events_topic=writer.turns.events_topic), writer=writer)
 
 
 class CrashBeforeCommit(ResultWriter):

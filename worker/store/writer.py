@@ -7,6 +7,7 @@ judgement. A batch's rows are one transaction, so they never disagree.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime
 from typing import TypeVar
@@ -91,8 +92,13 @@ class ResultWriter:
 
     def with_shadow(self, shadow: frozenset[tuple[str, str]]) -> ResultWriter:
         """This writer for a check set whose checks ``shadow`` ((agent, check name)) are
-        shadow: their results are stored and counted the same, with no event."""
-        return ResultWriter(self.database, events_topic=self.turns.events_topic, shadow=shadow)
+        shadow: their results are stored and counted the same, with no event. A copy, so
+        a writer that does more than store (a test's, a wrapper) keeps doing it."""
+        writer = copy.copy(self)
+        writer.turns = TurnWriter(
+            self.database, events_topic=self.turns.events_topic, shadow=shadow
+        )
+        return writer
 
     async def save(self, batch: Sequence[TurnResults], now: datetime) -> SaveReport:
         """Store a batch's results and pending judgements once; say what was new."""
