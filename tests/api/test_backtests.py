@@ -285,3 +285,27 @@ async def test_a_judged_backtest_shows_its_estimate_and_keeps_to_its_cap(
     assert done["options"]["max_judgements"] == 2
     polite = next(row for row in done["report"]["checks"] if row["check"] == "polite")
     assert (asked, polite["turns_read"], polite["not_judged_cap"]) == (2, 2, 3)
+
+
+async def test_a_report_s_example_turns_are_linked_by_the_answering_server(
+    store: Store, database_url: str
+) -> None:
+    """GET links the report's example turns with the TURNCHECK_TURN_URL of the process that
+    answers (``turn_urls``), and gives ``{}`` without it."""
+    report = Report(source="file:turns.jsonl", threads={"t/1": "th-1"})
+    row = report.check("support-bot", "no-helpco", "v1", "does_not_contain")
+    row.examples.add("t/1")
+    row.examples.add("t-2")
+    table = BacktestTable(store.database)
+    await table.add("bt_links", {}, owner="me", now=API_NOW, lease_until=API_NOW)
+    assert await table.start("bt_links", owner="me", now=API_NOW)
+    assert await table.finish("bt_links", owner="me", now=API_NOW, report=report.as_dict())
+    template = "https://chat.example.com/t/{thread_id}?turn={turn_id}"
+
+    async with running_api(api_settings(database_url, turn_url=template), store) as client:
+        linked = (await client.get("/v1/backtests/bt_links", headers=AUTH)).json()
+    async with running_api(api_settings(database_url), store) as client:
+        unlinked = (await client.get("/v1/backtests/bt_links", headers=AUTH)).json()
+
+    assert linked["report"]["turn_urls"] == {"t/1": "https://chat.example.com/t/th-1?turn=t%2F1"}
+    assert unlinked["report"]["turn_urls"] == {}

@@ -150,3 +150,62 @@ def test_a_file_that_is_not_a_report_cannot_be_merged(
     assert (
         done.last_line == f"invalid report {other}: not a report `turncheck backtest --json` wrote"
     )
+
+
+TURN_URL = "https://chat.example.com/a/{agent_id}/t/{thread_id}?turn={turn_id}&token=tok-42"
+ODD = "web/2026 t?1é"
+ODD_LINK = (
+    "https://chat.example.com/a/support-bot/t/th%2F9?turn=web%2F2026%20t%3F1%C3%A9&token=tok-42"
+)
+
+
+@pytest.fixture
+def odd_files(tmp_path: Path) -> tuple[Path, Path]:
+    """A failing turn whose ids need quoting, a failing turn without a thread, a passing one."""
+    draft = write(tmp_path / "draft.yaml", DRAFT)
+    turns = tmp_path / "turns.jsonl"
+    turns.write_bytes(
+        b"\n".join(
+            [
+                turn_bytes(ODD, "Try HelpCo.", thread_id="th/9"),
+                turn_bytes("t-alone", "HelpCo too.", thread_id=None),
+                turn_bytes("t-fine", "Hi."),
+            ]
+        )
+    )
+    return draft, turns
+
+
+def test_with_turn_url_set_the_example_turns_are_linked_in_the_table_and_json(
+    turncheck: CommandLine, odd_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """With TURNCHECK_TURN_URL set, each example turn's quoted link is printed whole under the
+    report and given as ``turn_urls``, also after a merge; a turn without a thread is not."""
+    draft, turns = odd_files
+    args = ("backtest", "--checks", str(draft), "--file", str(turns))
+    table = turncheck(*args, TURNCHECK_TURN_URL=TURN_URL)
+    assert table.code == 0, table.stderr
+    assert f"{ODD}  {ODD_LINK}" in table.stdout.splitlines()
+    assert "t-alone  " not in table.stdout and "t-fine" not in table.stdout
+    assert table.stdout.strip().splitlines()[-1].startswith("3 turns read from file:")
+
+    done = turncheck(*args, "--json", TURNCHECK_TURN_URL=TURN_URL)
+    assert done.code == 0, done.stderr
+    assert json.loads(done.stdout)["turn_urls"] == {ODD: ODD_LINK}
+    saved = write(tmp_path / "a.json", done.stdout)
+    merged = turncheck("backtest", "merge", str(saved), "--json", TURNCHECK_TURN_URL=TURN_URL)
+    assert merged.code == 0, merged.stderr
+    assert json.loads(merged.stdout)["turn_urls"] == {ODD: ODD_LINK}
+
+
+def test_without_turn_url_nothing_is_linked(
+    turncheck: CommandLine, odd_files: tuple[Path, Path]
+) -> None:
+    """Without the setting the table prints no link and ``turn_urls`` is empty."""
+    draft, turns = odd_files
+    args = ("backtest", "--checks", str(draft), "--file", str(turns))
+    table = turncheck(*args)
+    assert table.code == 0, table.stderr
+    assert "https://" not in table.stdout
+    done = turncheck(*args, "--json")
+    assert json.loads(done.stdout)["turn_urls"] == {}

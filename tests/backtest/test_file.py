@@ -6,6 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 from tests.api.conftest import save, turn
@@ -13,7 +14,7 @@ from tests.backtest.conftest import write
 from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, turn_bytes, turn_dict
 from turncheck.worker.backtest import BacktestRequest, Report, merge, run_backtest
-from turncheck.worker.backtest.report import EXAMPLES_KEPT
+from turncheck.worker.backtest.report import EXAMPLES_KEPT, THREADS_KEPT
 from turncheck.worker.checks import Verdict, load_checks
 from turncheck.worker.retention.erasure import Eraser
 from turncheck.worker.settings import Settings
@@ -218,3 +219,57 @@ def test_the_stored_labels_of_the_draft_checks_are_counted_and_a_file_s_label_wi
         "missed_examples": [],
         "raised_examples": [],
     }
+
+
+LINKS = "https://chat.example.com/t/{thread_id}?turn={turn_id}"
+
+
+def test_the_threads_of_example_turns_stay_bounded_however_many_turns_fail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of failing turns, each on a thread of its own: the report never holds
+    more than THREADS_KEPT threads, and ends with those of its examples, each linked."""
+    most = 0
+    keep = Report.keep_thread
+
+    def counted(report: Report, turn_id: str, thread_id: str | None) -> None:
+        nonlocal most
+        keep(report, turn_id, thread_id)
+        most = max(most, len(report.threads))
+
+    monkeypatch.setattr(Report, "keep_thread", counted)
+    failing = [turn_bytes(f"t-{n:04d}", "Try HelpCo.", thread_id=f"th-{n}") for n in range(3000)]
+    report = backtest(tmp_path, lines(*failing))
+
+    assert 0 < most <= THREADS_KEPT
+    examples = row(report, "no-competitors")["examples"]
+    assert isinstance(examples, list) and len(examples) == EXAMPLES_KEPT
+    urls = report.turn_urls(LINKS)
+    assert urls == {t: f"https://chat.example.com/t/th-{int(t[2:])}?turn={t}" for t in examples}
+    assert report.as_dict()["threads"] == {t: f"th-{int(t[2:])}" for t in examples}
+
+
+def test_merged_reports_keep_the_links_of_their_examples(tmp_path: Path) -> None:
+    """Halves merged (as processes hand them over, through their JSON) link the same example
+    turns as one run over the whole."""
+    failing = [turn_bytes(f"t-{n:03d}", "Try HelpCo.", thread_id=f"th-{n}") for n in range(60)]
+    whole = backtest(tmp_path, lines(*failing))
+    halves = [backtest(tmp_path, lines(*failing[:30])), backtest(tmp_path, lines(*failing[30:]))]
+    merged = merge(Report.from_dict(json.loads(json.dumps(h.as_dict()))) for h in halves)
+    assert len(whole.turn_urls(LINKS)) == EXAMPLES_KEPT
+    assert merged.turn_urls(LINKS) == whole.turn_urls(LINKS)
+
+
+def test_a_report_read_back_without_threads_links_its_turns_without_them(
+    tmp_path: Path,
+) -> None:
+    """A report written before threads were kept still reads back: its turns link where the
+    template needs no thread, and not where it needs one."""
+    report = backtest(tmp_path, lines(turn_bytes("t-1", "Try HelpCo.")))
+    saved = report.as_dict()
+    del saved["threads"]
+    again = Report.from_dict(saved)
+    assert again.turn_urls("https://chat.example.com/turns/{turn_id}") == {
+        "t-1": "https://chat.example.com/turns/t-1"
+    }
+    assert again.turn_urls(LINKS) == {}

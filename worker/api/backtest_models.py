@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
@@ -11,6 +12,7 @@ from turncheck.worker.api.drafts import MAX_DRAFT_CHARS
 from turncheck.worker.api.models import ErrorBody
 from turncheck.worker.api.query import MOMENT
 from turncheck.worker.backtest.judging import DEFAULT_MAX_JUDGEMENTS, MAX_JUDGEMENTS_LIMIT
+from turncheck.worker.backtest.report import Report
 from turncheck.worker.store.backtests import BacktestRow
 
 StatusName = Literal["queued", "running", "done", "failed"]
@@ -84,14 +86,17 @@ class BacktestOut(BaseModel):
     )
     progress: ProgressOut | None
     report: dict[str, Any] | None = Field(
-        description="When done: the report, as `turncheck backtest --json` prints it. Left "
-        "out of the list."
+        description="When done: the report, as `turncheck backtest --json` prints it, with "
+        "`turn_urls` (each example turn's page, from this server's `TURNCHECK_TURN_URL`; "
+        "`{}` without it). Left out of the list."
     )
     error: str | None = Field(description="When failed: why, in a fixed sentence.")
     links: BacktestLinks
 
     @classmethod
-    def of(cls, row: BacktestRow) -> BacktestOut:
+    def of(cls, row: BacktestRow, *, turn_url: str | None = None) -> BacktestOut:
+        """``turn_url``: the answering process's ``TURNCHECK_TURN_URL``, which links the
+        report's example turns now, whichever replica ran it."""
         return cls(
             id=row.id,
             status=row.status,
@@ -101,10 +106,14 @@ class BacktestOut(BaseModel):
             options=dict(row.options),
             estimate=None if row.estimate is None else dict(row.estimate),
             progress=None if row.progress is None else ProgressOut.model_validate(row.progress),
-            report=None if row.report is None else dict(row.report),
+            report=None if row.report is None else _linked(row.report, turn_url),
             error=row.error,
             links=links(row.id),
         )
+
+
+def _linked(report: Mapping[str, Any], turn_url: str | None) -> dict[str, Any]:
+    return {**report, "turn_urls": Report.from_dict(report).turn_urls(turn_url)}
 
 
 class BacktestsOut(BaseModel):

@@ -115,7 +115,7 @@ async def get_backtest(
     row = await ctx.backtests.table.get(backtest_id)
     if row is None:
         raise HTTPException(404, "no such backtest")
-    return BacktestOut.of(row)
+    return BacktestOut.of(row, turn_url=ctx.settings.turn_url_template)
 
 
 def _moment(name: str, text: str | None, now: datetime) -> datetime | None:

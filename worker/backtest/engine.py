@@ -296,3 +296,7 @@ class Tally:
             for turn_id, name, passed, comparison in compared:
                 verdict = stored.get((turn_id, name))
                 comparison.add(turn_id, passed, None if verdict is None else verdict == "passed")
+        for turn in turns:
+            # After every list took what it keeps of the batch: a prune now lets go of
+            # only the turns that no list holds.
+            report.keep_thread(turn.turn_id, turn.thread_id)

@@ -37,6 +37,11 @@ def report_view(report: Report) -> Group:
     return Group(*parts)
 
 
+def links_text(urls: dict[str, str]) -> str | None:
+    """The example turns' links, one ``TURN_ID  URL`` line each; None when there is none."""
+    return "\n".join(f"{turn_id}  {url}" for turn_id, url in urls.items()) or None
+
+
 def checks_table(rows: list[CheckReport]) -> Table:
     table = Table(title="draft checks on past turns")
     table.add_column("check", no_wrap=True)

@@ -5,7 +5,9 @@ partitions, processes or machines merge into the report of the whole.
 
 Examples are chosen by a hash of the turn id, the lowest kept: the same turns whatever
 order they were read in and however the work was split, so a merge keeps exactly the
-examples one run over the whole would have kept.
+examples one run over the whole would have kept. The thread id of each example turn is
+kept beside them (``Report.threads``), so that ``turn_urls`` can link them as every other
+listing of turns does (``TURNCHECK_TURN_URL``).
 """
 
 from __future__ import annotations
@@ -15,12 +17,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from turncheck.worker.runtime.links import turn_link
+
 SCHEMA = "turncheck.backtest/v1"
 REASONS_KEPT = 20
 """Reasons counted per check; rule checks give fixed sentences, so a few in practice.
 Past this many, further reasons are counted as ``other_reasons``."""
 REASONS_SHOWN = 5
 EXAMPLES_KEPT = 10
+THREADS_KEPT = 300
+"""Thread ids held before those of turns no example list holds any more are let go: the
+map stays within twice the examples held (at least this many) whatever the range."""
 
 
 def _rank(turn_id: str) -> str:
@@ -234,6 +241,15 @@ class CheckReport:
     def key(self) -> CheckKey:
         return (self.agent_id, self.check, self.check_version)
 
+    def example_lists(self) -> list[Examples]:
+        """Every list of example turns the row holds."""
+        lists = [self.examples]
+        if self.live is not None:
+            lists += [self.live.newly_failing_examples, self.live.newly_passing_examples]
+        if self.labelled is not None:
+            lists += [self.labelled.missed_examples, self.labelled.raised_examples]
+        return lists
+
     @property
     def would_fail_rate(self) -> float | None:
         return _rate(self.would_fail, self.turns_read)
@@ -326,6 +342,10 @@ class Report:
     wall_time_s: float = 0.0
     judged_skipped: tuple[str, ...] = ()
     """Judged checks of the draft left out: a backtest judges only when asked."""
+    threads: dict[str, str] = field(default_factory=dict)
+    """turn id → thread id, for the example turns (and, until pruned, a few turns more):
+    what their links are made of. A turn without a thread is not in it."""
+    _prune_at: int = field(default=THREADS_KEPT, init=False, repr=False, compare=False)
 
     @property
     def turns_per_s(self) -> float | None:
@@ -338,6 +358,48 @@ class Report:
         if found is None:
             found = self.checks[key] = CheckReport(agent_id, name, version, kind)
         return found
+
+    def example_ids(self) -> set[str]:
+        """The turn ids any example list of any check holds."""
+        return {
+            turn_id
+            for row in self.checks.values()
+            for examples in row.example_lists()
+            for turn_id in examples.ids
+        }
+
+    def keep_thread(self, turn_id: str, thread_id: str | None) -> None:
+        """Hold the thread of a turn that is, or may become, an example."""
+        if thread_id is None:
+            return
+        self.threads[turn_id] = thread_id
+        if len(self.threads) >= self._prune_at:
+            self.prune_threads()
+
+    def prune_threads(self) -> None:
+        """Let go of the threads of turns no example list holds: an example turned out is
+        never taken back (a lower hash holds its place), so none is needed again."""
+        held = self.example_ids()
+        self.threads = {t: thread for t, thread in self.threads.items() if t in held}
+        self._prune_at = max(THREADS_KEPT, 2 * len(self.threads))
+
+    def turn_urls(self, template: str | None) -> dict[str, str]:
+        """Each example turn's page on the chat platform (``TURNCHECK_TURN_URL``), by turn
+        id; empty without a template. A turn with no thread kept (a report read back from
+        JSON written without ``threads``) is linked without one."""
+        urls: dict[str, str] = {}
+        if template is None:
+            return urls
+        for row in self.checks.values():
+            for examples in row.example_lists():
+                for turn_id in examples.ids:
+                    thread_id = self.threads.get(turn_id)
+                    url = turn_link(
+                        template, turn_id=turn_id, thread_id=thread_id, agent_id=row.agent_id
+                    )
+                    if url is not None:
+                        urls.setdefault(turn_id, url)
+        return dict(sorted(urls.items()))
 
     def as_dict(self) -> dict[str, Any]:
         wall_time_s = round(self.wall_time_s, 3)  # and the speed of that: read back, the same
@@ -356,6 +418,9 @@ class Report:
             },
             "judged_skipped": list(self.judged_skipped),
             "checks": [self.checks[key].as_dict() for key in sorted(self.checks)],
+            "threads": {
+                t: self.threads[t] for t in sorted(self.example_ids()) if t in self.threads
+            },
         }
 
     @classmethod
@@ -377,6 +442,7 @@ class Report:
             processes=int(totals["processes"]),
             wall_time_s=float(totals["wall_time_s"]),
             judged_skipped=tuple(str(name) for name in data["judged_skipped"]),
+            threads={str(t): str(thread) for t, thread in (data.get("threads") or {}).items()},
         )
 
 
@@ -400,5 +466,8 @@ def merge(reports: Iterable[Report]) -> Report:
         merged.processes += report.processes
         merged.wall_time_s = max(merged.wall_time_s, report.wall_time_s)
         merged.judged_skipped = tuple(sorted({*merged.judged_skipped, *report.judged_skipped}))
+        for turn_id, thread_id in report.threads.items():
+            merged.keep_thread(turn_id, thread_id)
+    merged.prune_threads()
     merged.processes -= 1  # the empty start counted one
     return merged

@@ -102,7 +102,7 @@ def backtest(
     if judge:
         _confirm(request, settings, ask=not yes)
     report = _run(request, settings)
-    _show(report, as_json)
+    _show(report, as_json, settings.turn_url_template)
 
 
 @app.command()
@@ -114,7 +114,7 @@ def merge(
     from turncheck.worker.backtest import Report
     from turncheck.worker.backtest import merge as merge_reports
 
-    startup.settings()
+    settings = startup.settings()
     read = []
     for path in reports:
         try:
@@ -126,7 +126,7 @@ def merge(
             raise ConfigurationError(
                 f"invalid report {path}: not a report `turncheck backtest --json` wrote"
             ) from None
-    _show(merge_reports(read), as_json)
+    _show(merge_reports(read), as_json, settings.turn_url_template)
 
 
 def _request(
@@ -238,12 +238,17 @@ def _run(request: BacktestRequest, settings: Settings) -> Report:
         return run_backtest(request, settings, progress=show)
 
 
-def _show(report: Report, as_json: bool) -> None:
+def _show(report: Report, as_json: bool, turn_url: str | None) -> None:
+    """The report; with ``TURNCHECK_TURN_URL``, its example turns' links: ``turn_urls`` in
+    the JSON (``{}`` without the setting), one ``TURN_ID  URL`` line each under the table."""
+    urls = report.turn_urls(turn_url)
     if as_json:
-        print(json.dumps(report.as_dict(), indent=2))
+        print(json.dumps({**report.as_dict(), "turn_urls": urls}, indent=2))
         return
-    from turncheck.worker.backtest.render import report_view, totals_line
+    from turncheck.worker.backtest.render import links_text, report_view, totals_line
+    from turncheck.worker.cli.read import print_links
 
     out = Console()
     out.print(report_view(report))
+    print_links(links_text(urls))
     out.print(totals_line(report), markup=False, highlight=False, soft_wrap=True)

@@ -6,8 +6,9 @@ The template is a URL with ``{turn_id}``, ``{thread_id}`` and ``{agent_id}`` in 
 an id can never leave the part of the URL it was put in. A turn with no thread has no
 link when the template needs ``{thread_id}``: a link to no conversation would be wrong.
 
-Alerts, the CLI's tables and JSON and the API link through ``turn_link`` (``link_of``
-for anything with the ids); whatever else lists turns is to call it too. The template
+Alerts, the CLI's tables and JSON, the API and backtest reports (``Report.turn_urls``)
+link through ``turn_link`` (``link_of`` for anything with the ids); whatever else lists
+turns is to call it too. The template
 may hold a token in its query: it is never logged, and a refusal names the problem,
 never the template.
 """

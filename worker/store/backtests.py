@@ -6,7 +6,7 @@ queued or running. Every write of that process is guarded by its name and by the
 still being active, so a row another replica marked interrupted stays failed. Any
 replica reads every row. Nothing here holds text of a turn or of the draft: the
 options keep the draft's digest and its checks' names, the report names checks,
-reasons and turn ids.
+reasons, turn ids and the thread ids of its example turns.
 """
 
 from __future__ import annotations
