@@ -36,6 +36,7 @@ from turncheck.worker.errors import (
     ServiceUnavailable,
     StoreUnavailable,
 )
+from turncheck.worker.runtime.tasks import cancel_all
 from turncheck.worker.settings import Settings
 from turncheck.worker.store.backtests import INTERRUPTED, BacktestTable
 
@@ -151,11 +152,7 @@ class BacktestQueue:
         while not self._queue.empty():
             waiting = self._queue.get_nowait()
             await self._fail(waiting.id, INTERRUPTED)
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         self._tasks = []
         if self._running is not None:
             # Its thread ends at its next progress report; what it finds is not kept.

@@ -22,7 +22,6 @@ stopped (or its store refused the result with an error that is not an outage).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
@@ -39,6 +38,7 @@ from turncheck.worker.judge.types import JudgeClient
 from turncheck.worker.pipeline.records import PendingJudgement, TurnRef
 from turncheck.worker.pipeline.save import DEFAULT_STORE_RETRY, StoreRetry
 from turncheck.worker.runtime.backoff import Backoff
+from turncheck.worker.runtime.tasks import cancel_all
 from turncheck.worker.settings import DEFAULTS
 
 log = logging.getLogger(__name__)
@@ -168,11 +168,7 @@ class JudgeRunner:
 
     async def stop(self) -> None:
         """Stop at once; jobs still held stay pending and the sweep settles them later."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         self._tasks = []
 
     async def _work(self) -> None:

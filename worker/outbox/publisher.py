@@ -29,6 +29,7 @@ from typing import Protocol
 from turncheck.worker.clock import Clock
 from turncheck.worker.runtime.backoff import doubled_s
 from turncheck.worker.runtime.claimant import claimant_id
+from turncheck.worker.runtime.tasks import cancel_all
 from turncheck.worker.settings import DEFAULTS, Settings
 from turncheck.worker.store import FailedSend, PendingEvent
 
@@ -153,10 +154,7 @@ class Publisher:
                 # Whatever finished while the last group was being recorded is one group.
                 await self._record([(tasks.pop(t), t.result()) for t in done], report)
         finally:
-            for task in tasks:
-                task.cancel()
-            if tasks:
-                await asyncio.wait(tasks)
+            await cancel_all(tasks)
         return report
 
     async def _record(

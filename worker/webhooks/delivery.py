@@ -27,6 +27,7 @@ from typing import Protocol
 from turncheck.worker.clock import Clock
 from turncheck.worker.runtime.backoff import doubled_s
 from turncheck.worker.runtime.claimant import claimant_id
+from turncheck.worker.runtime.tasks import cancel_all
 from turncheck.worker.settings import DEFAULTS, Settings
 from turncheck.worker.store.webhook_admin import Configured, WebhookEndpoints
 from turncheck.worker.store.webhooks import Claimed, WebhookTable
@@ -187,9 +188,7 @@ async def run_webhooks(
         if tasks:
             await asyncio.wait(tasks, timeout=grace_s)
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_all(tasks)
 
 
 async def serve_endpoint(
