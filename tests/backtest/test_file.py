@@ -14,7 +14,8 @@ from tests.backtest.conftest import write
 from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, turn_bytes, turn_dict
 from turncheck.worker.backtest import BacktestRequest, Report, merge, run_backtest
-from turncheck.worker.backtest.report import EXAMPLES_KEPT, THREADS_KEPT
+from turncheck.worker.backtest.report import THREADS_KEPT
+from turncheck.worker.backtest.tallies import EXAMPLES_KEPT
 from turncheck.worker.checks import Verdict, load_checks
 from turncheck.worker.retention.erasure import Eraser
 from turncheck.worker.settings import Settings

@@ -13,7 +13,8 @@ import pytest
 from tests.factories import check_set, turn_bytes
 from tests.judge.fake_provider import FakeProvider
 from turncheck.worker.backtest import BacktestRequest, run_backtest
-from turncheck.worker.backtest.judging import JudgeOptions, estimate
+from turncheck.worker.backtest.estimate import estimate
+from turncheck.worker.backtest.judging import JudgeOptions
 from turncheck.worker.settings import Settings
 
 JUDGED_DRAFT = """

@@ -25,7 +25,7 @@ from turncheck.worker.api.context import ApiContext
 from turncheck.worker.api.hosts import LoopbackHostsOnly
 from turncheck.worker.api.query import storable_text
 from turncheck.worker.backtest.background import BacktestQueue
-from turncheck.worker.backtest.judging import estimate_json
+from turncheck.worker.backtest.estimate import estimate_json
 from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store

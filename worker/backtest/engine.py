@@ -20,7 +20,7 @@ from typing import Protocol
 
 from turncheck.worker.backtest.counting import TurnCount
 from turncheck.worker.backtest.live import LiveResults
-from turncheck.worker.backtest.report import Labelled, LiveComparison, Report
+from turncheck.worker.backtest.report import Report
 from turncheck.worker.backtest.request import BacktestRequest, Progress
 from turncheck.worker.backtest.sources import (
     PartitionRange,
@@ -28,6 +28,7 @@ from turncheck.worker.backtest.sources import (
     plan_topic,
     topic_batches,
 )
+from turncheck.worker.backtest.tallies import Labelled, LiveComparison
 from turncheck.worker.checks import CheckResult, CheckSet, Verdict
 from turncheck.worker.errors import ConfigurationError, InvalidTurn
 from turncheck.worker.pipeline.batch import RawMessage

@@ -7,7 +7,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from turncheck.worker.backtest.report import REASONS_SHOWN, CheckReport, Report
+from turncheck.worker.backtest.report import CheckReport, Report
+from turncheck.worker.backtest.tallies import REASONS_SHOWN
 
 EXAMPLES_SHOWN = 5
 

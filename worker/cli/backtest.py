@@ -193,7 +193,7 @@ def _judged(request: BacktestRequest, settings: Settings, cap: int) -> BacktestR
 def _confirm(request: BacktestRequest, settings: Settings, *, ask: bool) -> None:
     """Print what judging would ask, before any judge is asked; on a terminal, ask to go on
     (no: exit 1, nothing asked)."""
-    from turncheck.worker.backtest.judging import estimate
+    from turncheck.worker.backtest.estimate import estimate
 
     for line in estimate(request, settings).lines():
         err.print(line, markup=False, highlight=False, soft_wrap=True)
