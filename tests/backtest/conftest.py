@@ -94,7 +94,11 @@ async def _make_topic(bootstrap: str) -> Topic:
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await admin.start()
     try:
-        await admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
+        # The turns are dated T0, past the broker's default retention (7 days) from
+        # 2026-11-27 on: kept forever, or a retention check between producing and
+        # reading deletes them and the backtests read nothing.
+        kept = {"retention.ms": "-1"}
+        await admin.create_topics([NewTopic(topic, PARTITIONS, 1, topic_configs=kept)])
     finally:
         await admin.close()
     producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all")

@@ -3,12 +3,14 @@ figures, the comparison with the live checks, the labelled turns, and the totals
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from turncheck.worker.backtest.report import CheckReport, Report
-from turncheck.worker.backtest.tallies import REASONS_SHOWN
+from turncheck.worker.backtest.tallies import REASONS_SHOWN, Examples
 
 EXAMPLES_SHOWN = 5
 
@@ -82,73 +84,77 @@ def judged_text(rows: list[CheckReport]) -> str:
 
 
 def live_table(rows: list[CheckReport]) -> Table:
-    table = Table(title="against the stored results of the live check of the same name")
-    table.add_column("check", no_wrap=True)
-    table.add_column("agent", no_wrap=True)
-    for column in ("newly failing", "newly passing", "unchanged", "no live result"):
-        table.add_column(column, justify="right")
+    counted = []
     for row in rows:
         live = row.live
         assert live is not None
-        table.add_row(
-            row.check,
-            row.agent_id,
-            str(live.newly_failing),
-            str(live.newly_passing),
-            str(live.unchanged),
-            str(live.no_live_result),
-        )
-    return table
+        counts = (live.newly_failing, live.newly_passing, live.unchanged, live.no_live_result)
+        counted.append((row, counts))
+    columns = ("newly failing", "newly passing", "unchanged", "no live result")
+    return _counts_table(
+        "against the stored results of the live check of the same name", columns, counted
+    )
 
 
 def changed_text(rows: list[CheckReport]) -> str:
     """The turns a draft check would newly fail or newly pass."""
-    lines = []
+    listed = []
     for row in rows:
         live = row.live
         assert live is not None
-        for what, examples in (
-            ("newly failing", live.newly_failing_examples),
-            ("newly passing", live.newly_passing_examples),
-        ):
-            if examples.ids:
-                lines.append(f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}")
-    return "\n".join(lines)
+        listed.append((row, "newly failing", live.newly_failing_examples))
+        listed.append((row, "newly passing", live.newly_passing_examples))
+    return _examples_text(listed)
 
 
 def labelled_table(rows: list[CheckReport]) -> Table:
-    table = Table(title="on turns labelled for a check of the same name")
-    table.add_column("check", no_wrap=True)
-    table.add_column("agent", no_wrap=True)
-    for column in ("confirmed caught", "confirmed missed", "false alarms raised", "cleared"):
-        table.add_column(column, justify="right")
+    counted = []
     for row in rows:
         labelled = row.labelled
         assert labelled is not None
-        table.add_row(
-            row.check,
-            row.agent_id,
-            str(labelled.confirmed_caught),
-            str(labelled.confirmed_missed),
-            str(labelled.false_alarms_raised),
-            str(labelled.false_alarms_cleared),
+        counts = (
+            labelled.confirmed_caught,
+            labelled.confirmed_missed,
+            labelled.false_alarms_raised,
+            labelled.false_alarms_cleared,
         )
-    return table
+        counted.append((row, counts))
+    columns = ("confirmed caught", "confirmed missed", "false alarms raised", "cleared")
+    return _counts_table("on turns labelled for a check of the same name", columns, counted)
 
 
 def regressions_text(rows: list[CheckReport]) -> str:
     """The labelled turns the draft gets wrong: confirmed failures missed, false alarms raised."""
-    lines = []
+    listed = []
     for row in rows:
         labelled = row.labelled
         assert labelled is not None
-        for what, examples in (
-            ("misses confirmed failures on", labelled.missed_examples),
-            ("still raises false alarms on", labelled.raised_examples),
-        ):
-            if examples.ids:
-                lines.append(f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}")
-    return "\n".join(lines)
+        listed.append((row, "misses confirmed failures on", labelled.missed_examples))
+        listed.append((row, "still raises false alarms on", labelled.raised_examples))
+    return _examples_text(listed)
+
+
+def _counts_table(
+    title: str, columns: tuple[str, ...], counted: Sequence[tuple[CheckReport, tuple[int, ...]]]
+) -> Table:
+    """A table of counts per draft check: its name and agent, then one column a count."""
+    table = Table(title=title)
+    table.add_column("check", no_wrap=True)
+    table.add_column("agent", no_wrap=True)
+    for column in columns:
+        table.add_column(column, justify="right")
+    for row, counts in counted:
+        table.add_row(row.check, row.agent_id, *map(str, counts))
+    return table
+
+
+def _examples_text(listed: Sequence[tuple[CheckReport, str, Examples]]) -> str:
+    """One line per check and list that holds turns: ``check (agent) what: ids``."""
+    return "\n".join(
+        f"{row.check} ({row.agent_id}) {what}: {_ids(examples.as_list())}"
+        for row, what, examples in listed
+        if examples.ids
+    )
 
 
 def partitions_text(partitions: tuple[int, ...]) -> str:
