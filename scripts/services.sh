@@ -67,17 +67,18 @@ start_kafka() {
   sed -e "s|@PORT@|$KAFKA_PORT|g" -e "s|@CONTROLLER_PORT@|$CONTROLLER_PORT|g" \
       -e "s|@DATA_DIR@|$KDIR/data|g" "$HERE/kafka/server.properties.in" >"$KDIR/server.properties"
 
-  # The formatted storage records the controller's address, so other ports
-  # need fresh storage (it only ever holds test data).
-  if [[ "$(cat "$KDIR/formatted-for" 2>/dev/null)" != "$KAFKA_PORT" ]]; then
-    rm -rf "$KDIR/data" "$KDIR/formatted-for"
-    local cluster_id
-    cluster_id="$("${KTOOL[@]}" kafka.tools.StorageTool random-uuid)"
-    "${KTOOL[@]}" kafka.tools.StorageTool format --standalone \
-        -t "$cluster_id" -c "$KDIR/server.properties" >/dev/null \
-      || die "formatting Kafka storage failed; see $KDIR/tools.log"
-    echo "$KAFKA_PORT" >"$KDIR/formatted-for"
-  fi
+  # Every start gets fresh storage: it only ever holds test data, and a broker
+  # killed with the session that ran it leaves logs it must recover first, at a
+  # cost that grows with every run's topics (a million-turn bench's took longer
+  # than the deadline below, silently, since recovery logs at INFO).
+  rm -rf "$KDIR/data"
+  : >"$KLOG"
+  : >"$KDIR/kafka.out"
+  local cluster_id
+  cluster_id="$("${KTOOL[@]}" kafka.tools.StorageTool random-uuid)"
+  "${KTOOL[@]}" kafka.tools.StorageTool format --standalone \
+      -t "$cluster_id" -c "$KDIR/server.properties" >/dev/null \
+    || die "formatting Kafka storage failed; see $KDIR/tools.log"
 
   log "starting Kafka on 127.0.0.1:$KAFKA_PORT"
   # 9>&-: the broker must not inherit (and so hold forever) the lock below.
