@@ -30,6 +30,7 @@ from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 from turncheck.worker.store.backtests import BacktestTable
+from turncheck.worker import web
 
 DESCRIPTION = (
     "Pass rates, results and alerts of turncheck. Every path under /v1 and /metrics "
@@ -69,6 +70,7 @@ def create_app(settings: Settings, store: Store, *, clock: Clock = utc_now) -> F
         metrics.router, dependencies=[Depends(require_token)], responses=errors.documented(401)
     )
     app.include_router(health.router)
+    web.install(app, settings)
     document = asyncapi_document(settings)
 
     @app.get("/asyncapi.json", summary="The AsyncAPI 3.0 document of turncheck's topics")
