@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local Kafka (KRaft, single node) and PostgreSQL for turncheck's tests.
-# Usage: scripts/services.sh start|stop|status|env
+# Usage: scripts/services.sh start|stop [kafka|postgres] | status | env
 set -euo pipefail
 # runuser and PostgreSQL's tools live in sbin, which a non-login or cron PATH may lack.
 PATH="$PATH:/usr/sbin:/sbin"
@@ -193,11 +193,16 @@ main() {
       # Two concurrent starts (e.g. parallel jobs) must not launch two brokers.
       exec 9>"$RUN/.lock"
       flock 9
-      if [[ "$1" == start ]]; then
-        start_pg; start_kafka; print_env
-      else
-        stop_kafka; stop_pg
-      fi
+      # A second word names one service: `start kafka` starts the broker alone.
+      case "$1 ${2:-both}" in
+        "start both") start_pg; start_kafka; print_env ;;
+        "start kafka") start_kafka; print_env ;;
+        "start postgres") start_pg; print_env ;;
+        "stop both") stop_kafka; stop_pg ;;
+        "stop kafka") stop_kafka ;;
+        "stop postgres") stop_pg ;;
+        *) echo "usage: $0 start|stop [kafka|postgres]" >&2; return 2 ;;
+      esac
       ;;
     status)
       local rc=0
@@ -206,7 +211,7 @@ main() {
       return "$rc"
       ;;
     env) print_env ;;
-    *) echo "usage: $0 start|stop|status|env" >&2; return 2 ;;
+    *) echo "usage: $0 start|stop [kafka|postgres] | status | env" >&2; return 2 ;;
   esac
 }
 
