@@ -7,62 +7,20 @@ always opened the page.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser import chromium
 from tests.cli.test_commands import ROOT, turncheck
-
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=800,1100",
-)
-
-
-def _browser_missing() -> str | None:
-    missing = [name for name in ("chromium", "chromedriver") if shutil.which(name) is None]
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        missing.append("selenium (pip install -e '.[dev]')")
-    if not missing:
-        return None
-    return f"{', '.join(missing)} not installed (apt-get install chromium chromium-driver)"
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    """A headless Chromium with a profile of its own, quit after the test."""
-    missing = _browser_missing()
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(missing)
-        pytest.skip(missing)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = str(shutil.which("chromium"))
-    with tempfile.TemporaryDirectory(prefix="turncheck-chromium-") as profile:
-        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
-        try:
-            yield driver
-        finally:
-            driver.quit()
+    with chromium(800, 1100) as driver:
+        yield driver
 
 
 def test_the_preview_page_opens_in_a_browser_with_its_chart_and_fetches_nothing(
