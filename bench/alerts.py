@@ -40,6 +40,9 @@ from turncheck.worker.store import Database, create_engine  # noqa: E402
 from turncheck.worker.store.alerts import AlertStore  # noqa: E402
 from turncheck.worker.store.migrate import migrate  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from seeding import AGENT, CHECKS, seed  # noqa: E402
+
 row_each = table(
     "row_each",
     column("check_name"),
@@ -48,49 +51,6 @@ row_each = table(
     column("turn_created_at"),
 )
 
-CHECKS = 30
-AGENT = "support-bot"
-
-# Result n is check n % 30 of turn n / 30, stored with the turn's write: its failed and
-# errored results as full rows, its passed ones in the write's passed_results row.
-SERIES = """
-SELECT n, n / :checks AS turn, n % :checks AS position,
-    CASE WHEN n % 17 = 0 THEN 'failed' WHEN n % 101 = 0 THEN 'errored' ELSE 'passed' END
-        AS verdict,
-    now() - ((n / :checks) * :checks * interval '14 days' / :total) AS at
-FROM generate_series(0, :total - 1) AS n
-"""
-SEED_PASSED = f"""
-INSERT INTO passed_results (id, turn_id, part, agent_id, agent_version, turn_created_at,
-    checked_at, expires_at, checks, passed)
-SELECT turn + 1, 't-' || turn, 0, :agent, '7', min(at), min(at), min(at) + interval '30 days',
-    '[' || coalesce(string_agg('["check-' || position || '","v1","pattern","output","block",'
-        || position || ']', ',' ORDER BY n) FILTER (WHERE verdict = 'passed'), '') || ']',
-    count(*) FILTER (WHERE verdict = 'passed')
-FROM ({SERIES}) AS rows GROUP BY turn
-"""
-SEED_FULL = f"""
-INSERT INTO check_results (turn_id, write_id, position, check_name, check_version,
-    check_kind, stage, mode, verdict, reason, spans, agent_id, agent_version,
-    turn_created_at, checked_at, expires_at)
-SELECT 't-' || turn, turn + 1, position, 'check-' || position, 'v1', 'pattern', 'output',
-    'block', verdict, NULL, '[]', :agent, '7', at, at, at + interval '30 days'
-FROM ({SERIES}) AS rows WHERE verdict <> 'passed'
-"""
-SEED_ROLLUPS = f"""
-INSERT INTO pass_rate_rollups (check_name, agent_id, agent_version, check_version,
-    bucket_start, passed, failed, errored)
-SELECT 'check-' || position, :agent, '7', 'v1', date_trunc('hour', at),
-    count(*) FILTER (WHERE verdict = 'passed'), count(*) FILTER (WHERE verdict = 'failed'),
-    count(*) FILTER (WHERE verdict = 'errored')
-FROM ({SERIES}) AS rows GROUP BY 1, 2, 3, 4, 5
-"""
-# The same results a row each, as before migration 0007: the floor's table.
-SEED_ROW_EACH = f"""
-CREATE TABLE row_each (check_name text, agent_id text, verdict text, turn_created_at timestamptz);
-INSERT INTO row_each SELECT 'check-' || position, :agent, verdict, at FROM ({SERIES}) AS rows;
-CREATE INDEX ix_row_each_latest ON row_each (check_name, agent_id, turn_created_at)
-"""
 DROP_INDEXES = "DROP INDEX ix_check_results_latest; DROP INDEX ix_passed_results_latest"
 
 
@@ -109,11 +69,7 @@ async def main(total: int) -> None:
         await asyncio.to_thread(migrate, url)
         database = Database(create_engine(url))
         try:
-            async with database.transaction() as conn:
-                params = {"checks": CHECKS, "agent": AGENT, "total": total}
-                for seed in (SEED_PASSED, SEED_FULL, SEED_ROLLUPS, *SEED_ROW_EACH.split(";")):
-                    await conn.execute(text(seed), params)
-                await conn.execute(text("ANALYZE"))
+            await seed(database, total, row_each=True)
             watched = [
                 Watched(f"check-{n}", AGENT, AlertPolicy(200, 0.95, 50, ("slack",)))
                 for n in range(CHECKS)
