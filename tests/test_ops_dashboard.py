@@ -24,6 +24,7 @@ from turncheck.worker.checks import Verdict
 from turncheck.worker.runtime import metrics as process
 from turncheck.worker.store.alerts import AlertKey, AlertStore
 from turncheck.worker.store.gauges import Gauges
+from turncheck.worker.web import palette
 
 ROOT = Path(__file__).parents[1]
 OPS = ROOT / "ops"
@@ -168,6 +169,18 @@ def test_panels_have_unique_ids_units_and_the_provisioned_datasource() -> None:
         for where in (panel, *panel["targets"]):
             assert where["datasource"] == {"type": "prometheus", "uid": source["uid"]}
     assert DASHBOARD["time"] == {"from": "now-6h", "to": "now"}
+
+
+def test_fixed_colours_come_from_the_web_uis_palette() -> None:
+    """A verdict or an outcome has a fixed colour, one of the Okabe-Ito palette's."""
+    fixed = [
+        prop["value"]["fixedColor"]
+        for p in PANELS
+        for override in p["fieldConfig"]["overrides"]
+        for prop in override["properties"]
+        if prop["id"] == "color"
+    ]
+    assert fixed and set(fixed) <= set(palette.SERIES)
 
 
 def mounts(service: str) -> dict[str, Path]:
