@@ -1,6 +1,6 @@
 """Prometheus itself on the operators' view: promtool accepts the scrape config and parses
 every dashboard query, and a real Prometheus, scraping a real API with the shipped scrape
-config, answers each query with a series. Skipped without Prometheus' tools on the PATH
+config, answers each query with a series (the lag's with the real broker only). Skipped without Prometheus' tools on the PATH
 (Debian: ``apt-get install prometheus``)."""
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ import httpx
 import pytest
 import yaml
 
-from tests.api.conftest import TOKEN, api_settings, result, running_api, save, turn
+from tests.api.conftest import AUTH, TOKEN, api_settings, result, running_api, save, turn
 from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW
+from tests.kafka.backends import RealBackend, topic_names
 from tests.test_ops_dashboard import OPS, PROMETHEUS, expressions, promql
 from turncheck.worker.checks import Verdict
 from turncheck.worker.runtime import metrics as process
@@ -116,10 +117,9 @@ async def query(client: httpx.AsyncClient, expr: str) -> list[Any]:
     return found
 
 
-@needs_prometheus
-async def test_a_real_prometheus_answers_every_dashboard_query(tmp_path: Path) -> None:
-    """Prometheus scrapes a real API (bearer token, /metrics) and each query gives a series,
-    but the broker's lag, which an API without a broker leaves out."""
+@asynccontextmanager
+async def seeded_api(tmp_path: Path, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """A real API over a store with results and an alert's deliveries."""
     url = f"sqlite+aiosqlite:///{tmp_path}/turncheck.db"
     store = await fresh_store(url)
     try:
@@ -128,26 +128,60 @@ async def test_a_real_prometheus_answers_every_dashboard_query(tmp_path: Path) -
         await AlertStore(store.database).raise_alert(
             key, snapshot="{}", channels=["slack"], now=FIXED_NOW, give_up_at=FIXED_NOW
         )
-        async with running_api(api_settings(url), store) as api:
-            target = str(api.base_url.netloc.decode())
-            async with prometheus(tmp_path, target, TOKEN) as client:
-                await scraped(client, times=3)
-                # What a pipeline counts, between scrapes, so that rates have a rise.
-                stored = [result("a", Verdict.PASSED), result("b", Verdict.FAILED)]
-                process.batch_stored(2, stored, expired=1, shadow=stored[1:])
-                process.alert_sent("sent")
-                await scraped(client, times=2)
-                empty = [
-                    f"{title}: {expr}"
-                    for title, expr in expressions()
-                    if FROM_THE_BROKER not in expr and not await query(client, promql(expr))
-                ]
-                for _, expr in expressions():
-                    if FROM_THE_BROKER in expr:
-                        await query(client, promql(expr))  # valid, if empty here
+        async with running_api(api_settings(url, **settings), store) as api:
+            yield api
     finally:
         await store.close()
-    assert empty == []
+
+
+async def answers(tmp_path: Path, api: httpx.AsyncClient) -> dict[str, list[Any]]:
+    """Each dashboard query (by "panel: query") as a real Prometheus answers it, scraping
+    ``api`` with the shipped config while the process counts what a pipeline would."""
+    async with prometheus(tmp_path, api.base_url.netloc.decode(), TOKEN) as client:
+        await scraped(client, times=3)
+        # Counted between scrapes, so that rates have a rise.
+        stored = [result("a", Verdict.PASSED), result("b", Verdict.FAILED)]
+        process.batch_stored(2, stored, expired=1, shadow=stored[1:])
+        process.alert_sent("sent")
+        await scraped(client, times=2)
+        return {
+            f"{title}: {expr}": await query(client, promql(expr)) for title, expr in expressions()
+        }
+
+
+@needs_prometheus
+async def test_a_real_prometheus_answers_every_dashboard_query(tmp_path: Path) -> None:
+    """Prometheus scrapes a real API (bearer token, /metrics) and each query gives a series,
+    but the broker's lag, which an API without a broker leaves out."""
+    async with seeded_api(tmp_path) as api:
+        found = await answers(tmp_path, api)
+    assert [q for q, series in found.items() if not series and FROM_THE_BROKER not in q] == []
+
+
+@needs_prometheus
+@pytest.mark.kafka
+async def test_with_a_broker_the_lag_panels_have_a_line_per_partition(
+    tmp_path: Path, kafka_bootstrap: str
+) -> None:
+    """With the real broker, the lag queries answer too: one series per partition."""
+    names = topic_names()
+    backend = RealBackend(kafka_bootstrap)
+    await backend.create_topics(names["topic_turns"])
+    await backend.produce(names["topic_turns"], [(b"k", b"{}")] * 9)
+    settings = {
+        "kafka_bootstrap": kafka_bootstrap,
+        "topic_turns": names["topic_turns"],
+        "group_id": names["group_id"],
+    }
+    async with seeded_api(tmp_path, **settings) as api:
+        for _ in range(50):  # a new topic's partitions take a moment to have leaders
+            if FROM_THE_BROKER in (await api.get("/metrics", headers=AUTH)).text:
+                break
+            await asyncio.sleep(0.1)
+        found = await answers(tmp_path, api)
+    assert [q for q, series in found.items() if not series] == []
+    [per_partition] = [s for q, s in found.items() if q.startswith("Consumer lag per partition")]
+    assert sorted(s["metric"]["partition"] for s in per_partition) == ["0", "1", "2"]
 
 
 async def scraped(client: httpx.AsyncClient, times: int) -> None:
