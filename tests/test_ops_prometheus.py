@@ -1,7 +1,7 @@
 """Prometheus itself on the operators' view: promtool accepts the scrape config and parses
 every dashboard query, and a real Prometheus, scraping a real API with the shipped scrape
-config, answers each query with a series (the lag's with the real broker only). Skipped without Prometheus' tools on the PATH
-(Debian: ``apt-get install prometheus``)."""
+config, answers each query with a series (the lag's with the real broker only). Skipped
+without Prometheus' tools on the PATH (Debian: ``apt-get install prometheus``)."""
 
 from __future__ import annotations
 
