@@ -252,3 +252,18 @@ def test_the_build_context_leaves_out_local_state_and_keeps_the_sources() -> Non
     assert "worker" in sources and "README.md" in sources
     kept = [*sources, "worker/checks/scan.py", "native/src/lib.rs", "examples/checks.yaml"]
     assert [p for p in kept if _ignored(p, patterns)] == []
+
+
+def test_the_ops_profile_adds_prometheus_and_grafana_to_the_stack_on_demand() -> None:
+    """``docker compose up`` starts what it did; ``--profile ops`` adds Prometheus on 9090
+    and Grafana on 3000 (ports no other service takes), as the file's header says."""
+    profiled = {name: s["profiles"] for name, s in SERVICES.items() if "profiles" in s}
+    assert profiled == {"prometheus": ["ops"], "grafana": ["ops"]}
+    assert published("prometheus") == {9090: 9090}
+    assert published("grafana") == {3000: 3000}
+    taken = [port for name in SERVICES for port in published(name).values()]
+    assert len(taken) == len(set(taken))
+    header = (ROOT / "docker-compose.yml").read_text().split("\nservices:", 1)[0]
+    assert "--profile ops" in header
+    assert "http://localhost:9090" in header and "http://localhost:3000" in header
+    assert SERVICES["grafana"]["depends_on"]["prometheus"] == {"condition": "service_healthy"}
