@@ -83,6 +83,19 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     fi
 fi
 
+# ---------------------------------------------------------- Prometheus
+# promtool and prometheus check the operators' view (tests/test_ops_prometheus.py):
+# Debian's prometheus, installed here under CI; locally those tests skip without it.
+if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null; then
+    if [[ -n "${CI:-}" ]]; then
+        say "installing Debian's prometheus for the operators' view tests"
+        { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus; } >&2 \
+            || { say "prometheus could not be installed"; exit 1; }
+    else
+        say "promtool or prometheus not found: the operators' view tests skip"
+    fi
+fi
+
 # ------------------------------------------------------- the virtualenv
 # Its own, so this works where the system Python refuses `pip install` (PEP 668).
 venv="${TURNCHECK_VENV:-.venv}"

@@ -6,6 +6,7 @@ without Prometheus' tools on the PATH (Debian: ``apt-get install prometheus``)."
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import socket
 import subprocess
@@ -29,8 +30,15 @@ from turncheck.worker.store.alerts import AlertKey, AlertStore
 
 PROMTOOL = shutil.which("promtool")
 SERVER = shutil.which("prometheus")
-needs_promtool = pytest.mark.skipif(PROMTOOL is None, reason="promtool is not installed")
-needs_prometheus = pytest.mark.skipif(SERVER is None, reason="prometheus is not installed")
+# Under CI (scripts/test.sh installs Debian's prometheus there) a missing tool fails the
+# tests instead of skipping them, so a green CI always ran them.
+_UNDER_CI = bool(os.environ.get("CI"))
+needs_promtool = pytest.mark.skipif(
+    PROMTOOL is None and not _UNDER_CI, reason="promtool is not installed"
+)
+needs_prometheus = pytest.mark.skipif(
+    SERVER is None and not _UNDER_CI, reason="prometheus is not installed"
+)
 
 # Series only a broker gives: the API under test has none configured.
 FROM_THE_BROKER = "turncheck_consumer_lag"

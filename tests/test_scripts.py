@@ -127,6 +127,8 @@ def machine(tmp_path: Path) -> Machine:
     m.tool("cargo", CARGO.format(version="1.95.0"))
     m.tool("chromium", "exit 0")
     m.tool("chromedriver", "exit 0")
+    m.tool("promtool", "exit 0")
+    m.tool("prometheus", "exit 0")
     m.services(SERVICES_UP)
     return m
 
@@ -234,5 +236,25 @@ def test_ci_installs_the_browser_when_it_is_missing(machine: Machine) -> None:
     assert ci.returncode == 0, ci.stderr
     installs = [c for c in ci.calls if c.startswith("apt-get")]
     assert installs == ["apt-get update -q", "apt-get install -y -q chromium chromium-driver"]
+    pip = next(i for i, call in enumerate(ci.calls) if call.startswith("venv -m pip install"))
+    assert ci.calls.index(installs[-1]) < pip
+
+
+def test_ci_installs_prometheus_when_it_is_missing(machine: Machine) -> None:
+    """Under CI a machine without promtool gets Debian's prometheus before anything else
+    is installed; a local run says the operators' view tests skip."""
+    for name in ("promtool", "prometheus"):
+        (machine.bin / name).unlink()
+    machine.tool("apt-get", 'echo "apt-get $*" >>"$FAKE_LOG"')
+    local = machine.run()
+    assert local.returncode == 0, local.stderr
+    assert "promtool or prometheus not found: the operators' view tests skip" in local.stderr
+    ci = machine.run(".ci/run")
+    assert ci.returncode == 0, ci.stderr
+    installs = [c for c in ci.calls if c.startswith("apt-get")]
+    assert installs == [
+        "apt-get update -q",
+        "apt-get install -y -q --no-install-recommends prometheus",
+    ]
     pip = next(i for i, call in enumerate(ci.calls) if call.startswith("venv -m pip install"))
     assert ci.calls.index(installs[-1]) < pip
