@@ -6,6 +6,11 @@ the API's own app and guarded like it.
     render.py    jinja2 pages, their security headers, pages for errors
     sign_in.py   signing in with the API's token and out again; the stylesheet
     palette.py   the charts' colours, told apart by colour-blind readers
+    backtests_page.py   the backtests: the list, the form that starts one, one's report
+    backtest_form.py    that form read into the API's backtest request, or refused
+    test_panel.py       test a check: rule checks run on pasted text, never kept
+    highlight.py        a text with spans marked, escaped, from code-point offsets
+    loaded_checks.py    the configured check files, loaded once for the test panel
 
 ``install`` adds them to an app that ``api.create_app`` made.
 """
@@ -17,11 +22,11 @@ from fastapi.responses import RedirectResponse
 
 from turncheck.worker.api.auth import configured_token
 from turncheck.worker.settings import Settings
-from turncheck.worker.web import render, sign_in
+from turncheck.worker.web import backtests_page, render, sign_in, test_panel
 from turncheck.worker.web.guard import UI_PREFIX
 from turncheck.worker.web.session import SessionKeys
 
-PAGES: tuple[APIRouter, ...] = (sign_in.router,)
+PAGES: tuple[APIRouter, ...] = (sign_in.router, backtests_page.router, test_panel.router)
 
 
 def install(app: FastAPI, settings: Settings) -> None:

@@ -1,0 +1,164 @@
+"""The backtests pages, on a real uvicorn: a backtest started from a pasted or uploaded
+draft, followed on its page to its report and its comparison with the live check; a bad
+draft shown again with where it is wrong; the form's CSRF token; an unknown id."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.api.conftest import api_settings, running_api, save, turn
+from tests.api.test_backtests import BAD_DRAFT, DRAFT, WAIT_S
+from tests.factories import turn_bytes
+from tests.web.form_posts import csrf_of, sign_in
+from turncheck.worker.checks import Verdict
+from turncheck.worker.store import Store
+
+
+@pytest.fixture
+async def ui(store: Store, database_url: str, tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """Signed in to the pages of an API whose turns file holds 30 turns, 10 naming HelpCo;
+    the live check no-helpco passed on t-0 and t-1 (t-0 names HelpCo: newly failing)."""
+    turns = tmp_path / "turns.jsonl"
+    lines = [turn_bytes(f"t-{i}", "Try HelpCo." if i % 3 == 0 else "Done.") for i in range(30)]
+    turns.write_bytes(b"\n".join(lines) + b"\n")
+    await save(store, [turn("t-0"), turn("t-1")], [("no-helpco", Verdict.PASSED)])
+    settings = api_settings(database_url, turns_file=turns)
+    async with running_api(settings, store) as client:
+        await sign_in(client)
+        yield client
+
+
+async def start(ui: httpx.AsyncClient, **files: tuple[str, bytes, str]) -> httpx.Response:
+    token = csrf_of((await ui.get("/ui/backtests")).text)
+    data = {"csrf_token": token, "checks": "" if files else DRAFT, "limit": ""}
+    return await ui.post("/ui/backtests", data=data, files=files or {"none": ("", b"", "")})
+
+
+async def ended(ui: httpx.AsyncClient, path: str) -> str:
+    """The backtest's page once it no longer refreshes itself, polled as a browser would."""
+    deadline = asyncio.get_running_loop().time() + WAIT_S
+    while True:
+        html = (await ui.get(path)).text
+        if 'http-equiv="refresh"' not in html:
+            return html
+        assert asyncio.get_running_loop().time() < deadline, html
+        await asyncio.sleep(0.1)
+
+
+def cells(html: str) -> list[str]:
+    return [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)
+    ]
+
+
+async def test_a_pasted_draft_runs_and_its_page_shows_the_report_and_the_comparison(
+    ui: httpx.AsyncClient,
+) -> None:
+    """303 to the backtest's page, which refreshes itself until done, then shows the check's
+    counts and rates, its reason, example turns linked to their pages, and the live check's
+    newly failing turn."""
+    response = await start(ui)
+    assert response.status_code == 303, response.text
+    path = response.headers["location"]
+    assert path.startswith("/ui/backtests/bt")
+
+    html = await ended(ui, path)
+
+    assert '<span class="state passed">done</span>' in html
+    assert "30 of 30 turns read (100%)" in html or "30 turns read" in html
+    row = cells(html)
+    assert row[:8] == [
+        "support-bot",
+        "no-helpco",
+        "does_not_contain",
+        "30",
+        "10",
+        "33.3%",
+        "0",
+        "0.0%",
+    ]
+    assert 'href="/ui/turns/t-0"' in html and 'href="/ui/turns/t-3"' in html
+    assert "Newly failing" in html
+    newly_failing = html.split("Newly failing", 1)[1].split("</tr>", 1)[0]
+    assert cells(newly_failing)[:1] == ["1"] and "/ui/turns/t-0" in newly_failing
+    unchanged = html.split("Unchanged", 1)[1].split("</tr>", 1)[0]
+    assert cells(unchanged)[:1] == ["1"]
+    listed = (await ui.get("/ui/backtests")).text
+    assert path in listed and "support-bot / no-helpco" in listed and "UTC" in listed
+
+
+async def test_an_uploaded_draft_runs_like_a_pasted_one(ui: httpx.AsyncClient) -> None:
+    """The file chosen in the form is the draft backtested."""
+    response = await start(ui, file=("draft.yaml", DRAFT.encode(), "application/yaml"))
+    assert response.status_code == 303, response.text
+
+    html = await ended(ui, response.headers["location"])
+
+    assert '<span class="state passed">done</span>' in html
+    assert cells(html)[:5] == ["support-bot", "no-helpco", "does_not_contain", "30", "10"]
+
+
+async def test_a_bad_draft_is_shown_again_with_its_line_check_and_field(
+    ui: httpx.AsyncClient,
+) -> None:
+    """422, the loader's sentence and where, and the pasted text kept in the form."""
+    token = csrf_of((await ui.get("/ui/backtests")).text)
+    response = await ui.post(
+        "/ui/backtests",
+        data={"csrf_token": token, "checks": BAD_DRAFT},
+        files={"none": ("", b"", "")},
+    )
+
+    assert response.status_code == 422
+    assert "Line 6, check <code>no-ids</code>, field <code>flags" in response.text
+    assert "draft:6: check &#39;no-ids&#39;" in response.text
+    assert "TCK-[0-9]{6}" in response.text and "sideways" in response.text
+
+
+async def test_bad_options_are_refused_with_a_sentence(ui: httpx.AsyncClient) -> None:
+    """A limit that is not a number is 400; since without a broker is 400 naming it."""
+    token = csrf_of((await ui.get("/ui/backtests")).text)
+    for extra, words in (({"limit": "many"}, "Limit must be"), ({"since": "2d"}, "Since is for")):
+        data = {"csrf_token": token, "checks": DRAFT, **extra}
+        response = await ui.post("/ui/backtests", data=data, files={"none": ("", b"", "")})
+        assert response.status_code == 400, response.text
+        assert words in response.text
+
+
+async def test_a_draft_too_large_is_413(ui: httpx.AsyncClient) -> None:
+    """Past 256 KiB of draft the form says so."""
+    token = csrf_of((await ui.get("/ui/backtests")).text)
+    big = DRAFT + "#" * (257 * 1024)
+    response = await ui.post(
+        "/ui/backtests",
+        data={"csrf_token": token},
+        files={"file": ("big.yaml", big.encode(), "text/plain")},
+    )
+    assert response.status_code == 413
+    assert "larger than 256 KiB" in response.text
+
+
+async def test_starting_a_backtest_needs_the_form_s_csrf_token(ui: httpx.AsyncClient) -> None:
+    """A post without the session's token is 403 and queues nothing."""
+    response = await ui.post(
+        "/ui/backtests",
+        data={"csrf_token": "forged", "checks": DRAFT},
+        files={"none": ("", b"", "")},
+    )
+    assert response.status_code == 403
+    assert "No backtest yet." in (await ui.get("/ui/backtests")).text
+
+
+@pytest.mark.parametrize("backtest_id", ["bt_nope", "x" * 41])
+async def test_an_unknown_backtest_is_a_404_page(ui: httpx.AsyncClient, backtest_id: str) -> None:
+    """An HTML page saying so, not JSON."""
+    response = await ui.get(f"/ui/backtests/{backtest_id}")
+    assert response.status_code == 404
+    assert "There is no backtest with this id." in response.text
