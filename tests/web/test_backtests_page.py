@@ -26,6 +26,7 @@ from tests.api.test_backtests import (
 from tests.factories import turn_bytes
 from tests.kafka.backends import RealBackend
 from tests.web.form_posts import csrf_of, sign_in
+from turncheck.worker.backtest import Report
 from turncheck.worker.checks import Verdict
 from turncheck.worker.store import Store
 from turncheck.worker.store.backtests import INTERRUPTED, BacktestTable
@@ -237,3 +238,27 @@ async def test_a_backtest_of_a_real_topic_takes_its_partitions_and_range(
     assert '<span class="state passed">done</span>' in html, html
     assert f"from <code>kafka:{topic}</code>" in html
     assert cells(html)[:5] == ["support-bot", "no-helpco", "does_not_contain", "30", "10"]
+
+
+async def test_example_turns_link_their_pages_and_their_conversations(
+    store: Store, database_url: str
+) -> None:
+    """Each example turn links its page here and, with TURNCHECK_TURN_URL, its conversation;
+    a turn id is put in the link encoded."""
+    report = Report(source="file:turns.jsonl", threads={"t/1": "th-1"})
+    row = report.check("support-bot", "no-helpco", "v1", "does_not_contain")
+    row.examples.add("t/1")
+    row.examples.add("t 2")
+    table = BacktestTable(store.database)
+    await table.add("bt_links", {}, owner="me", now=API_NOW, lease_until=API_NOW)
+    assert await table.start("bt_links", owner="me", now=API_NOW)
+    assert await table.finish("bt_links", owner="me", now=API_NOW, report=report.as_dict())
+    template = "https://chat.example.com/t/{thread_id}?turn={turn_id}"
+
+    async with running_api(api_settings(database_url, turn_url=template), store) as client:
+        await sign_in(client)
+        html = (await client.get("/ui/backtests/bt_links")).text
+
+    assert '<a href="/ui/turns/t/1" class="mono">t/1</a>' in html
+    assert '<a href="/ui/turns/t%202" class="mono">t 2</a>' in html
+    assert 'href="https://chat.example.com/t/th-1?turn=t%2F1" rel="noreferrer">conversation' in html

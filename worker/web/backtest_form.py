@@ -62,12 +62,14 @@ async def _draft_text(form: FormData, pasted: str, values: FormValues) -> str:
     if not isinstance(upload, UploadFile) or not upload.filename:
         return pasted
     raw = await upload.read(MAX_DRAFT_CHARS * 4 + 1)
+    if len(raw) > MAX_DRAFT_CHARS * 4:  # past any draft's size, in any encoding of it
+        raise FormRefused(
+            413, f"The draft is larger than {MAX_DRAFT_CHARS // 1024} KiB.", FormValues()
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise FormRefused(422, "The uploaded file is not UTF-8 text.", values) from None
-    if len(raw) > MAX_DRAFT_CHARS * 4:
-        text = text + " "  # past any draft's size: refused below as too large
     return text
 
 
