@@ -133,6 +133,15 @@ async def test_a_bad_draft_is_shown_again_with_its_line_check_and_field(
     assert "draft:6: check &#39;no-ids&#39;" in response.text
     assert "TCK-[0-9]{6}" in response.text and "sideways" in response.text
 
+    not_yaml = "agent: support-bot\nchecks: [unclosed\n"
+    response = await ui.post(
+        "/ui/backtests",
+        data={"csrf_token": token, "checks": not_yaml},
+        files={"none": ("", b"", "")},
+    )
+    assert response.status_code == 422
+    assert "not valid YAML" in response.text and "checks: [unclosed" in response.text
+
 
 async def test_bad_options_are_refused_with_a_sentence(ui: httpx.AsyncClient) -> None:
     """A limit that is not a number is 400; since without a broker is 400 naming it."""
@@ -145,16 +154,22 @@ async def test_bad_options_are_refused_with_a_sentence(ui: httpx.AsyncClient) ->
 
 
 async def test_a_draft_too_large_is_413(ui: httpx.AsyncClient) -> None:
-    """Past 256 KiB of draft the form says so."""
+    """Past 256 KiB of draft, pasted or uploaded, the form says so and keeps what was pasted."""
     token = csrf_of((await ui.get("/ui/backtests")).text)
     big = DRAFT + "#" * (257 * 1024)
-    response = await ui.post(
+    uploaded = await ui.post(
         "/ui/backtests",
         data={"csrf_token": token},
         files={"file": ("big.yaml", big.encode(), "text/plain")},
     )
-    assert response.status_code == 413
-    assert "larger than 256 KiB" in response.text
+    pasted = await ui.post(
+        "/ui/backtests", data={"csrf_token": token, "checks": big}, files={"none": ("", b"", "")}
+    )
+
+    for response in (uploaded, pasted):
+        assert response.status_code == 413
+        assert "larger than 256 KiB" in response.text
+    assert "#" * 1000 in pasted.text
 
 
 async def test_starting_a_backtest_needs_the_form_s_csrf_token(ui: httpx.AsyncClient) -> None:

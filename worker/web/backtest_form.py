@@ -63,9 +63,7 @@ async def _draft_text(form: FormData, pasted: str, values: FormValues) -> str:
         return pasted
     raw = await upload.read(MAX_DRAFT_CHARS * 4 + 1)
     if len(raw) > MAX_DRAFT_CHARS * 4:  # past any draft's size, in any encoding of it
-        raise FormRefused(
-            413, f"The draft is larger than {MAX_DRAFT_CHARS // 1024} KiB.", FormValues()
-        )
+        raise FormRefused(413, f"The draft is larger than {MAX_DRAFT_CHARS // 1024} KiB.", values)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -89,9 +87,7 @@ async def read_form(
     if not text.strip():
         raise FormRefused(400, "Paste a draft check file or choose one to upload.", values)
     if len(text) > MAX_DRAFT_CHARS:
-        raise FormRefused(
-            413, f"The draft is larger than {MAX_DRAFT_CHARS // 1024} KiB.", FormValues()
-        )
+        raise FormRefused(413, f"The draft is larger than {MAX_DRAFT_CHARS // 1024} KiB.", values)
     since = _moment("since", values.since, now, values)
     until = _moment("until", values.until, now, values)
     if since is not None and until is not None and until <= since:
