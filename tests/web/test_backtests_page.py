@@ -213,19 +213,23 @@ async def test_a_running_backtest_s_page_refreshes_itself_and_shows_its_progress
 
 async def test_a_failed_backtest_shows_why(store: Store, database_url: str) -> None:
     """A backtest its process left running is failed at the next start: its page says so,
-    in the fixed sentence, and stops refreshing."""
+    in the fixed sentence, and stops refreshing; its times are in the configured zone."""
     table = BacktestTable(store.database)
     started = API_NOW - timedelta(hours=1)
     await table.add("bt_dead", {}, owner="gone", now=started, lease_until=started)
     assert await table.start("bt_dead", owner="gone", now=started)
 
-    async with running_api(api_settings(database_url), store) as client:
+    settings = api_settings(database_url, alert_timezone="Europe/Paris")
+    async with running_api(settings, store) as client:
         await sign_in(client)
         html = (await client.get("/ui/backtests/bt_dead")).text
+        listed = (await client.get("/ui/backtests")).text
 
     assert '<span class="state failed">failed</span>' in html
     assert f"The backtest failed: {INTERRUPTED}" in html.replace("&#39;", "'")
     assert "http-equiv" not in html
+    assert "created 2026-11-29 13:00:00" in html and "(Europe/Paris)" in html
+    assert "<td>2026-11-29 13:00:00</td>" in listed and "Created (Europe/Paris)" in listed
 
 
 async def test_a_backtest_of_a_real_topic_takes_its_partitions_and_range(
