@@ -202,6 +202,22 @@ async def test_bad_posts_are_4xx_pages(ui: httpx.AsyncClient) -> None:
     assert forged.status_code == 403
 
 
+async def test_a_changed_checks_file_is_loaded_again(
+    store: Store, database_url: str, tmp_path: Path
+) -> None:
+    """The panel tests what a worker started now would run: an edited file's checks."""
+    checks = tmp_path / "checks.yaml"
+    checks.write_text(BILLING_CHECKS)
+    async with running_api(api_settings(database_url, checks=[checks]), store) as client:
+        await sign_in(client)
+        before = (await client.get("/ui/test")).text
+        checks.write_text(BILLING_CHECKS.replace("no-refund-promises", "no-refund-talk"))
+        after = (await client.get("/ui/test?agent=")).text
+
+    assert 'value="no-refund-promises"' in before
+    assert 'value="no-refund-talk"' in after and 'value="no-refund-promises"' not in after
+
+
 async def test_without_loadable_checks_the_panel_says_so(
     store: Store, database_url: str, tmp_path: Path
 ) -> None:

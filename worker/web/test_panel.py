@@ -170,7 +170,7 @@ async def _panel(
 async def test_panel(
     request: Request, _: Annotated[Session, Depends(viewer)], agent: str | None = None
 ) -> Response:
-    return await _panel(request, agent)
+    return await _panel(request, agent or None)
 
 
 @router.post("/test")
