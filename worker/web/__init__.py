@@ -1,13 +1,18 @@
 """The web pages: server-rendered views of what the API answers, under ``/ui``, served by
 the API's own app and guarded like it.
 
-    session.py   the session cookie and the CSRF token, signed, stateless
-    guard.py     the dependencies every page takes: a session, a checked form
-    render.py    jinja2 pages, their security headers, pages for errors
-    sign_in.py   signing in with the API's token and out again; the stylesheet
-    palette.py   the charts' colours, told apart by colour-blind readers
-    turn_page.py   one turn's results, and labels set on its failures
-    alerts_page.py the alerts per day and channel, and each delivery's error
+    session.py          the session cookie and the CSRF token, signed, stateless
+    guard.py            the dependencies every page takes: a session, a checked form
+    render.py           jinja2 pages, their security headers, pages for errors
+    sign_in.py          signing in with the API's token and out again; the stylesheet
+    palette.py          the charts' colours, told apart by colour-blind readers
+    turn_page.py        one turn's results, and labels set on its failures
+    alerts_page.py      the alerts per day and channel, and each delivery's error
+    backtests_page.py   the backtests: the list, the form that starts one, one's report
+    backtest_form.py    that form read into the API's backtest request, or refused
+    test_panel.py       test a check: rule checks run on pasted text, never kept
+    highlight.py        a text with spans marked, escaped, from code-point offsets
+    loaded_checks.py    the configured check files, loaded once for the test panel
 
 ``install`` adds them to an app that ``api.create_app`` made.
 """
@@ -19,7 +24,14 @@ from fastapi.responses import RedirectResponse
 
 from turncheck.worker.api.auth import configured_token
 from turncheck.worker.settings import Settings
-from turncheck.worker.web import alerts_page, render, sign_in, turn_page
+from turncheck.worker.web import (
+    alerts_page,
+    backtests_page,
+    render,
+    sign_in,
+    test_panel,
+    turn_page,
+)
 from turncheck.worker.web.guard import UI_PREFIX
 from turncheck.worker.web.session import SessionKeys
 
@@ -27,6 +39,8 @@ PAGES: tuple[APIRouter, ...] = (
     sign_in.router,
     turn_page.router,
     alerts_page.router,
+    backtests_page.router,
+    test_panel.router,
 )
 
 
