@@ -34,7 +34,8 @@ class Served:
 def demo_turns(now: datetime, copies: int) -> list[dict[str, object]]:
     """``copies`` rounds of the example turns, spread evenly over the six days before
     ``now``, each turn with an id and thread of its own (``t-<round>-<example>``)."""
-    examples = [json.loads(line) for line in (ROOT / "examples" / "turns.jsonl").open()]
+    lines = (ROOT / "examples" / "turns.jsonl").read_text().splitlines()
+    examples = [json.loads(line) for line in lines if line.strip()]
     total = copies * len(examples)
     turns = []
     for n in range(total):
@@ -84,14 +85,13 @@ def served(folder: Path, copies: int = 20) -> Iterator[Served]:
     assert stored.returncode == 0, stored.stderr
     port = _free_port()
     env = _env(folder, TURNCHECK_API_TOKEN=TOKEN, TURNCHECK_API_PORT=str(port))
-    server = subprocess.Popen(
-        [*command, "serve"], cwd=folder, env=env, stderr=subprocess.PIPE, text=True
-    )
+    log = (folder / "serve.log").open("w")
+    server = subprocess.Popen([*command, "serve"], cwd=folder, env=env, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
-            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            assert server.poll() is None, (folder / "serve.log").read_text()
             try:
                 if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
                     break
@@ -107,3 +107,4 @@ def served(folder: Path, copies: int = 20) -> Iterator[Served]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        log.close()
