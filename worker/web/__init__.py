@@ -6,6 +6,8 @@ the API's own app and guarded like it.
     render.py    jinja2 pages, their security headers, pages for errors
     sign_in.py   signing in with the API's token and out again; the stylesheet
     palette.py   the charts' colours, told apart by colour-blind readers
+    check_page.py  one check of one agent: its rate charts, counts, reasons, failed turns, labels
+    rate_chart.py  a pass rate over time as an inline SVG, and its numbers as a table
 
 ``install`` adds them to an app that ``api.create_app`` made.
 """
@@ -17,11 +19,11 @@ from fastapi.responses import RedirectResponse
 
 from turncheck.worker.api.auth import configured_token
 from turncheck.worker.settings import Settings
-from turncheck.worker.web import render, sign_in
+from turncheck.worker.web import check_page, render, sign_in
 from turncheck.worker.web.guard import UI_PREFIX
 from turncheck.worker.web.session import SessionKeys
 
-PAGES: tuple[APIRouter, ...] = (sign_in.router,)
+PAGES: tuple[APIRouter, ...] = (sign_in.router, check_page.router)
 
 
 def install(app: FastAPI, settings: Settings) -> None:
