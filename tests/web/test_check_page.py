@@ -242,3 +242,21 @@ async def test_a_bad_parameter_is_a_400_page_naming_it(
     shown = await ui.get(f"{PAGE}?{query}")
     assert shown.status_code == 400
     assert f'role="alert">{named} ' in shown.text
+
+
+async def test_an_agent_id_with_a_slash_has_its_page_and_labels(
+    ui: httpx.AsyncClient, store: Store
+) -> None:
+    """An agent id holding ``/`` is written ``%2F`` in the page's address; its page shows
+    and a label set from it comes back to it."""
+    agent = {"id": "team/bot", "version": 1, "model": "m"}
+    await save(store, [turn("t-1", **at(1, agent=agent))], [(CHECK_NAME, Verdict.FAILED)])
+    path = f"/ui/checks/team%2Fbot/{CHECK_NAME}"
+
+    shown = await ui.get(path)
+
+    assert shown.status_code == 200 and failed_turns(shown.text) == ["t-1"]
+    form = {"csrf_token": csrf_of(shown.text), "turn_id": "t-1", "label": "confirmed"}
+    marked = await ui.post(f"{path}/label", data=form)
+    assert marked.status_code == 303
+    assert marked.headers["location"].startswith(f"{path}?days=30&split=none")

@@ -104,7 +104,8 @@ def check_path(agent_id: str, check: str) -> str:
     return f"{UI_PREFIX}/checks/{quote(agent_id, safe='')}/{quote(check, safe='')}"
 
 
-@router.get("/checks/{agent_id}/{check}")
+# ``:path``: an agent id may hold a ``/`` (written as is or ``%2F``); a check name cannot.
+@router.get("/checks/{agent_id:path}/{check}")
 async def check_page(
     request: Request,
     _: Annotated[Session, Depends(viewer)],
@@ -148,13 +149,16 @@ async def check_page(
         alert_days,
         zone,
     )
-    in_period = [rate for start, rate in hours if start >= day_start]
+    # Counts, reasons and failures cover the same whole hours of the rollups: the first
+    # day's midnight is not on the hour in a zone such as Asia/Kolkata.
+    since = _next_hour(day_start)
+    in_period = [rate for start, rate in hours if start >= since]
     reads = CheckReads(database)
-    not_judged = await reads.errored_with(check, agent_id, NOT_JUDGED, since=day_start, until=now)
-    reasons = await reads.top_reasons(check, agent_id, since=day_start, until=now)
+    not_judged = await reads.errored_with(check, agent_id, NOT_JUDGED, since=since, until=now)
+    reasons = await reads.top_reasons(check, agent_id, since=since, until=now)
     failures, last = await ResultPages(database).page(
         check,
-        ResultFilter(("failed",), agent_id, since=day_start),
+        ResultFilter(("failed",), agent_id, since=since),
         limit=PAGE_SIZE,
         after=view.position(),
     )
@@ -197,7 +201,7 @@ async def check_page(
     )
 
 
-@router.post("/checks/{agent_id}/{check}/label")
+@router.post("/checks/{agent_id:path}/{check}/label")
 async def set_label(
     request: Request,
     form: Annotated[FormData, Depends(checked_form)],
@@ -239,6 +243,12 @@ async def set_label(
 def _text(form: FormData, name: str) -> str | None:
     value = form.get(name)
     return value if isinstance(value, str) else None
+
+
+def _next_hour(moment: datetime) -> datetime:
+    """``moment`` if it starts an hour, else the start of the next one."""
+    start = bucket_of(moment)
+    return start if start == moment else start + ROLLUP_BUCKET
 
 
 def _midnight(day: date, zone: ZoneInfo) -> datetime:
