@@ -11,8 +11,11 @@ from zoneinfo import ZoneInfo
 
 from turncheck.worker.web import palette
 from turncheck.worker.web.rate_chart import (
+    LEFT,
     PLOT_HEIGHT,
+    RIGHT,
     TOP,
+    WIDTH,
     Counts,
     RateChart,
     Series,
@@ -90,8 +93,8 @@ def test_alert_days_are_marked_on_their_days_in_the_zone() -> None:
     (mark,) = of_class(root, "path", "alert-mark")
     assert mark.get("data-day") == "2026-11-29"
     # The 29th in Berlin starts at 23:00 UTC on the 28th: the 24th bucket (index 23).
-    slot = (760 - 64 - 24) / 48
-    assert abs(float(band.get("x", "0")) - (64 + 23 * slot)) < 0.1
+    slot = (WIDTH - LEFT - RIGHT) / 48
+    assert abs(float(band.get("x", "0")) - (LEFT + 23 * slot)) < 0.1
     assert abs(float(band.get("width", "0")) - 24 * slot) < 0.1
     rows = table(chart).rows
     assert rows[22][-1] == "" and rows[23][-1] == "yes"

@@ -25,7 +25,8 @@ from turncheck.worker.web import palette
 Step = Literal["hour", "day"]
 
 WIDTH = 760
-LEFT, RIGHT, TOP = 64, 24, 24
+LEFT, RIGHT, TOP = 64, 96, 24
+"""Room on the right for the threshold's label, clear of the lines."""
 PLOT_HEIGHT = 200
 AXIS_SPACE = 64
 """Below the plot: tick labels and the x axis' label."""
@@ -206,8 +207,8 @@ def svg(chart: RateChart) -> str:
         f'stroke-dasharray="{THRESHOLD_DASH}"/>'
     )
     parts.append(
-        f'<text class="threshold" x="{WIDTH - RIGHT - 4}" y="{threshold_y - 5:.1f}" '
-        f'text-anchor="end" font-size="11" fill="{palette.FAILING}">'
+        f'<text class="threshold" x="{WIDTH - RIGHT + 6}" y="{threshold_y + 4:.1f}" '
+        f'font-size="11" fill="{palette.FAILING}">'
         f"threshold {percent(chart.threshold)}</text>"
     )
     for index, line in enumerate(chart.series):
