@@ -39,10 +39,25 @@ async def test_reasons_are_counted_most_frequent_first_within_the_window(store: 
 
     found = await CheckReads(store.database).top_reasons(CHECK, AGENT, since=SINCE, until=UNTIL)
 
-    assert found == [
+    assert found.top == [
         ReasonCount("failed", "The text contains a banned phrase.", 2),
         ReasonCount("errored", "The pattern timed out.", 1),
     ]
+    assert (found.read, found.capped) == (3, False)
+
+
+async def test_reasons_are_counted_among_the_latest_results_only(store: Store) -> None:
+    """With room for two, the two newest results decide: the oldest's reason is not counted,
+    and the answer says it was capped."""
+    await store_errored(store, "e-old", "The pattern timed out.", "2026-11-29T09:00:00Z")
+    newer = [turn(f"f-{i}", created_at=f"2026-11-29T1{i}:00:00Z") for i in range(2)]
+    await save(store, newer, [(CHECK, Verdict.FAILED)])
+
+    reads = CheckReads(store.database)
+    found = await reads.top_reasons(CHECK, AGENT, since=SINCE, until=UNTIL, among=2)
+
+    assert found.top == [ReasonCount("failed", "The text contains a banned phrase.", 2)]
+    assert (found.read, found.capped) == (2, True)
 
 
 async def test_only_results_the_worker_errored_count_as_not_judged(store: Store) -> None:
