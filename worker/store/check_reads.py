@@ -31,7 +31,7 @@ class ReasonCount:
 
 
 @dataclass(frozen=True, slots=True)
-class Reasons:
+class TopReasons:
     """The most frequent reasons, and how many results they were counted among."""
 
     top: list[ReasonCount]
@@ -58,7 +58,7 @@ class CheckReads:
         until: datetime,
         limit: int = 10,
         among: int = REASONS_READ,
-    ) -> Reasons:
+    ) -> TopReasons:
         """The ``limit`` most frequent (verdict, reason) among the latest ``among`` results
         that did not pass, of turns created in [since, until): most frequent first, then
         by verdict and reason."""
@@ -88,7 +88,7 @@ class CheckReads:
         async with self.database.transaction() as conn:
             rows = (await conn.execute(query)).all()
         found = [ReasonCount(verdict, reason, int(n)) for verdict, reason, n, _ in rows]
-        return Reasons(found, int(rows[0][3]) if rows else 0, among)
+        return TopReasons(found, int(rows[0][3]) if rows else 0, among)
 
     async def errored_with(
         self,
