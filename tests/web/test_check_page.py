@@ -260,3 +260,11 @@ async def test_an_agent_id_with_a_slash_has_its_page_and_labels(
     marked = await ui.post(f"{path}/label", data=form)
     assert marked.status_code == 303
     assert marked.headers["location"].startswith(f"{path}?days=30&split=none")
+
+
+async def test_a_nul_in_the_address_is_a_400_page(ui: httpx.AsyncClient, store: Store) -> None:
+    """A NUL in the check's name is refused with a page before the store is asked, which
+    on PostgreSQL could not even compare it."""
+    await save(store, [turn("t-1", **at(1))], [(CHECK_NAME, Verdict.PASSED)])
+    shown = await ui.get(f"/ui/checks/{AGENT}/no%00pe")
+    assert shown.status_code == 400 and 'role="alert">check must not contain' in shown.text

@@ -30,6 +30,7 @@ from fastapi.responses import Response
 from markupsafe import Markup
 from starlette.datastructures import FormData
 
+from turncheck.schemas.label import LabelName
 from turncheck.worker.api import cursor as cursors
 from turncheck.worker.api.context import context
 from turncheck.worker.errors import NoStoredResult, NotLabellable
@@ -37,12 +38,12 @@ from turncheck.worker.judge.runner import NOT_JUDGED
 from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.alerts import CHECK, AlertStore
 from turncheck.worker.store.check_reads import CheckReads
-from turncheck.worker.store.labels import LabelTable, key_of
+from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
 from turncheck.worker.store.pages import Position, ResultFilter, ResultPages
 from turncheck.worker.store.queries import Queries
 from turncheck.worker.store.rates import Split, agent_version_order
 from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
-from turncheck.worker.store.views import PassRate
+from turncheck.worker.store.views import PassRate, StoredResult
 from turncheck.worker.web import rate_chart
 from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
 from turncheck.worker.web.rate_chart import Counts, RateChart, Series
@@ -100,6 +101,36 @@ class View:
         return urlencode(kept)
 
 
+@dataclass(frozen=True, slots=True)
+class FailureRow:
+    """A failed result as its row shows it: the turn's time in the page's zone, its links
+    (the turn's page, the conversation when ``TURNCHECK_TURN_URL`` is set) and label."""
+
+    time: str
+    turn_id: str
+    turn_page: str
+    reason: str | None
+    agent_version: str
+    check_version: str
+    label: LabelName | None
+    url: str | None
+
+    @classmethod
+    def of(
+        cls, row: StoredResult, label: StoredLabel | None, template: str | None, zone: ZoneInfo
+    ) -> FailureRow:
+        return cls(
+            time=f"{row.turn_created_at.astimezone(zone):%Y-%m-%d %H:%M:%S}",
+            turn_id=row.turn_id,
+            turn_page=f"{UI_PREFIX}/turns/{quote(row.turn_id, safe='')}",
+            reason=row.reason,
+            agent_version=row.agent_version,
+            check_version=row.check_version,
+            label=label.label if label is not None else None,
+            url=link_of(template, row),
+        )
+
+
 def check_path(agent_id: str, check: str) -> str:
     return f"{UI_PREFIX}/checks/{quote(agent_id, safe='')}/{quote(check, safe='')}"
 
@@ -115,6 +146,7 @@ async def check_page(
     split: str | None = None,
     cursor: str | None = None,
 ) -> Response:
+    _storable(agent_id=agent_id, check=check, days=days, split=split, cursor=cursor)
     view = View.parse(days, split, cursor)
     ctx = context(request)
     database = ctx.store.database
@@ -184,17 +216,7 @@ async def check_page(
         counts=_counts(in_period, not_judged),
         reasons=reasons,
         failures=[
-            {
-                "time": f"{row.turn_created_at.astimezone(zone):%Y-%m-%d %H:%M:%S}",
-                "turn_id": row.turn_id,
-                "turn_page": f"{UI_PREFIX}/turns/{quote(row.turn_id, safe='')}",
-                "reason": row.reason,
-                "agent_version": row.agent_version,
-                "check_version": row.check_version,
-                "label": found.label if (found := labelled.get(key_of(row))) else None,
-                "url": link_of(template, row),
-            }
-            for row in failures
+            FailureRow.of(row, labelled.get(key_of(row)), template, zone) for row in failures
         ],
         next_page=(f"{path}?{view.query(cursor=cursors.encode(last))}#failures" if last else None),
         first_page=f"{path}?{view.query(cursor=None)}#failures" if view.cursor else None,
@@ -210,8 +232,9 @@ async def set_label(
 ) -> Response:
     """Label the turn's newest result of the check (or clear its label) as the API's
     labels do, then back to the same page of the same view."""
-    view = View.parse(_text(form, "days"), _text(form, "split"), _text(form, "cursor"))
     turn_id, action = _text(form, "turn_id"), _text(form, "label")
+    _storable(agent_id=agent_id, check=check, turn_id=turn_id)
+    view = View.parse(_text(form, "days"), _text(form, "split"), _text(form, "cursor"))
     if not turn_id:
         raise PageError(400, "turn_id is missing from the form.")
     if action not in LABEL_ACTIONS:
@@ -238,6 +261,14 @@ async def set_label(
             "result can be labelled.",
         ) from None
     return redirect(request, f"{check_path(agent_id, check)}?{view.query()}#failures")
+
+
+def _storable(**values: str | None) -> None:
+    """A 400 for a NUL in any of ``values``: no stored id or name holds one, and
+    PostgreSQL could not even compare it (the API's ``storable_text``)."""
+    for name, value in values.items():
+        if value is not None and "\x00" in value:
+            raise PageError(400, f"{name} must not contain a NUL character.")
 
 
 def _text(form: FormData, name: str) -> str | None:
