@@ -13,7 +13,16 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.conftest import API_NOW, RETENTION, TOKEN, api_settings, running_api, save, turn
+from tests.api.conftest import (
+    API_NOW,
+    RETENTION,
+    TOKEN,
+    api_settings,
+    result,
+    running_api,
+    save,
+    turn,
+)
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
 from turncheck.worker.judge.runner import ABANDONED
 from turncheck.worker.pipeline.records import TurnResults
@@ -195,6 +204,30 @@ async def test_split_by_agent_version_draws_a_line_per_version(
     ] == ["all results"]
 
 
+async def test_split_by_check_version_draws_a_line_per_version_oldest_first(
+    ui: httpx.AsyncClient, store: Store
+) -> None:
+    """Results of check versions v1 (older) and v2 are a line each, v1 first."""
+    for turn_id, version, hour in (
+        ("t-old", "v1", "2026-11-29T08:00:00Z"),
+        ("t-new", "v2", "2026-11-29T10:00:00Z"),
+    ):
+        batch = [
+            TurnResults(
+                turn(turn_id, created_at=hour),
+                [result(CHECK_NAME, Verdict.PASSED, version)],
+                RETENTION,
+            )
+        ]
+        await store.writer.save(batch, API_NOW)
+
+    for chart in svgs((await ui.get(f"{PAGE}?split=check_version")).text):
+        lines = [
+            p.get("data-series") for p in chart.iter(SVG + "path") if p.get("class") == "series"
+        ]
+        assert lines == ["check version v1", "check version v2"]
+
+
 async def test_a_day_an_alert_went_out_is_marked(ui: httpx.AsyncClient, store: Store) -> None:
     """An alert of the check sent on the 29th marks that day in both charts."""
     await save(store, [turn("t-1", **at(1))], [(CHECK_NAME, Verdict.FAILED)])
@@ -229,6 +262,7 @@ async def test_an_unknown_check_or_agent_is_a_404_page(ui: httpx.AsyncClient, st
         ("days=0", "days"),
         ("days=abc", "days"),
         ("days=91", "days"),
+        ("days=%C2%B2", "days"),
         ("split=both", "split"),
         ("cursor=zzz", "cursor"),
     ],

@@ -73,7 +73,7 @@ class View:
         """The query checked; a bad value is a 400 page naming its parameter."""
         found_days = DEFAULT_DAYS
         if days:
-            if not days.isdigit() or not 1 <= int(days) <= MAX_DAYS:
+            if not (days.isascii() and days.isdigit()) or not 1 <= int(days) <= MAX_DAYS:
                 raise PageError(400, f"days must be a whole number from 1 to {MAX_DAYS}.")
             found_days = int(days)
         found_split = Split.NONE
