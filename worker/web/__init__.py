@@ -7,6 +7,7 @@ the API's own app and guarded like it.
     sign_in.py   signing in with the API's token and out again; the stylesheet
     palette.py   the charts' colours, told apart by colour-blind readers
     check_page.py  one check of one agent: its rate charts, counts, reasons, failed turns, labels
+    check_view.py  what the check page shows, made of what the store gave
     rate_chart.py  a pass rate over time as an inline SVG, and its numbers as a table
 
 ``install`` adds them to an app that ``api.create_app`` made.

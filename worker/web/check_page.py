@@ -6,10 +6,10 @@ configured zone) over the last ``days`` (``rate_chart.py``), split by agent or c
 version on request; the passed, failed, errored and not-judged counts and the most
 frequent reasons over those days; and its failed results of those days, newest turn
 first, a page at a time (the API's keyset pages and cursor), each with its label and a
-form to change it. Charts and counts come from the hourly rollups; reasons, not-judged
-counts and the failed results from an index range of ``check_results``
-(``store/check_reads.py``, ``store/pages.py``), so the page's cost does not grow with the
-results stored.
+form to change it. Charts and counts come from the hourly rollups; reasons (among the
+latest 10,000), not-judged counts and the failed results from an index range of
+``check_results`` (``store/check_reads.py``, ``store/pages.py``): the page's cost grows
+with the window's results that did not pass, at most, never with the passed ones.
 
 Query parameters (a bad one is a 400 page naming it): ``days`` (1 to 90, default 30),
 ``split`` (none, agent_version, check_version) and ``cursor`` (the next page's).
@@ -17,122 +17,46 @@ Query parameters (a bad one is a 400 page naming it): ``days`` (1 to 90, default
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Annotated
-from urllib.parse import quote, urlencode
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from markupsafe import Markup
 from starlette.datastructures import FormData
 
-from turncheck.schemas.label import LabelName
 from turncheck.worker.api import cursor as cursors
 from turncheck.worker.api.context import context
 from turncheck.worker.errors import NoStoredResult, NotLabellable
 from turncheck.worker.judge.runner import NOT_JUDGED
-from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.alerts import CHECK, AlertStore
 from turncheck.worker.store.check_reads import CheckReads
-from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
-from turncheck.worker.store.pages import Position, ResultFilter, ResultPages
+from turncheck.worker.store.labels import LabelTable, key_of
+from turncheck.worker.store.pages import ResultFilter, ResultPages
 from turncheck.worker.store.queries import Queries
-from turncheck.worker.store.rates import Split, agent_version_order
 from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
-from turncheck.worker.store.views import PassRate, StoredResult
+from turncheck.worker.store.views import PassRate
 from turncheck.worker.web import rate_chart
+from turncheck.worker.web.check_view import (
+    MAX_DAYS,
+    SPLITS,
+    FailureRow,
+    View,
+    check_path,
+    counts_of,
+    midnight,
+    series_of,
+)
 from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
-from turncheck.worker.web.rate_chart import Counts, RateChart, Series
+from turncheck.worker.web.rate_chart import RateChart
 from turncheck.worker.web.render import page, redirect, time_zone
 from turncheck.worker.web.session import Session
 
 router = APIRouter(prefix=UI_PREFIX, include_in_schema=False)
 
-DEFAULT_DAYS = 30
-MAX_DAYS = 90
 HOURS = 48
 PAGE_SIZE = 25
-SPLITS = (Split.NONE, Split.AGENT_VERSION, Split.CHECK_VERSION)
 LABEL_ACTIONS = ("false_alarm", "confirmed", "clear")
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """The page's query: how many days, the split, and where the failures' page starts."""
-
-    days: int = DEFAULT_DAYS
-    split: Split = Split.NONE
-    cursor: str | None = None
-
-    @classmethod
-    def parse(cls, days: str | None, split: str | None, cursor: str | None) -> View:
-        """The query checked; a bad value is a 400 page naming its parameter."""
-        found_days = DEFAULT_DAYS
-        if days:
-            if not (days.isascii() and days.isdigit()) or not 1 <= int(days) <= MAX_DAYS:
-                raise PageError(400, f"days must be a whole number from 1 to {MAX_DAYS}.")
-            found_days = int(days)
-        found_split = Split.NONE
-        if split:
-            if split not in SPLITS:
-                raise PageError(400, "split must be none, agent_version or check_version.")
-            found_split = Split(split)
-        view = cls(found_days, found_split, cursor or None)
-        view.position()  # a bad cursor is refused before anything is read
-        return view
-
-    def position(self) -> Position | None:
-        if self.cursor is None:
-            return None
-        try:
-            return cursors.decode(self.cursor)
-        except RequestValidationError:
-            raise PageError(
-                400, "cursor is not one this page gave: open the first page again."
-            ) from None
-
-    def query(self, **changes: object) -> str:
-        values = {"days": self.days, "split": self.split.value, "cursor": self.cursor, **changes}
-        kept = {k: v for k, v in values.items() if v is not None}
-        return urlencode(kept)
-
-
-@dataclass(frozen=True, slots=True)
-class FailureRow:
-    """A failed result as its row shows it: the turn's time in the page's zone, its links
-    (the turn's page, the conversation when ``TURNCHECK_TURN_URL`` is set) and label."""
-
-    time: str
-    turn_id: str
-    turn_page: str
-    reason: str | None
-    agent_version: str
-    check_version: str
-    label: LabelName | None
-    url: str | None
-
-    @classmethod
-    def of(
-        cls, row: StoredResult, label: StoredLabel | None, template: str | None, zone: ZoneInfo
-    ) -> FailureRow:
-        return cls(
-            time=f"{row.turn_created_at.astimezone(zone):%Y-%m-%d %H:%M:%S}",
-            turn_id=row.turn_id,
-            turn_page=f"{UI_PREFIX}/turns/{quote(row.turn_id, safe='')}",
-            reason=row.reason,
-            agent_version=row.agent_version,
-            check_version=row.check_version,
-            label=label.label if label is not None else None,
-            url=link_of(template, row),
-        )
-
-
-def check_path(agent_id: str, check: str) -> str:
-    return f"{UI_PREFIX}/checks/{quote(agent_id, safe='')}/{quote(check, safe='')}"
 
 
 # ``:path``: an agent id may hold a ``/`` (written as is or ``%2F``); a check name cannot.
@@ -154,7 +78,7 @@ async def check_page(
         raise PageError(404, "No results of this check for this agent are stored.")
     now, zone = ctx.clock(), time_zone(request)
     first_day = now.astimezone(zone).date() - timedelta(days=view.days - 1)
-    day_start = _midnight(first_day, zone)
+    day_start = midnight(first_day, zone)
     hour_start = bucket_of(now) - ROLLUP_BUCKET * (HOURS - 1)
     hours = await _hourly(ctx.store.queries, check, agent_id, min(day_start, hour_start), now, view)
     threshold = ctx.settings.alert_min_pass_rate
@@ -162,12 +86,12 @@ async def check_page(
         AlertStore(database), check, agent_id, min(first_day, hour_start.astimezone(zone).date())
     )
     hour_starts = tuple(hour_start + ROLLUP_BUCKET * i for i in range(HOURS))
-    day_starts = tuple(_midnight(first_day + timedelta(days=i), zone) for i in range(view.days))
+    day_starts = tuple(midnight(first_day + timedelta(days=i), zone) for i in range(view.days))
     hourly = RateChart(
         f"Pass rate of {check} for {agent_id} per hour, last {HOURS} hours",
         "hour",
         hour_starts,
-        _series(hours, view.split, lambda start: start),
+        series_of(hours, view.split, lambda start: start),
         threshold,
         alert_days,
         zone,
@@ -176,7 +100,7 @@ async def check_page(
         f"Pass rate of {check} for {agent_id} per day, last {view.days} days",
         "day",
         day_starts,
-        _series(hours, view.split, lambda start: _midnight(start.astimezone(zone).date(), zone)),
+        series_of(hours, view.split, lambda start: midnight(start.astimezone(zone).date(), zone)),
         threshold,
         alert_days,
         zone,
@@ -213,7 +137,7 @@ async def check_page(
             for chart in (hourly, daily)
         ],
         threshold=rate_chart.percent(threshold),
-        counts=_counts(in_period, not_judged),
+        counts=counts_of(in_period, not_judged),
         reasons=reasons,
         failures=[
             FailureRow.of(row, labelled.get(key_of(row)), template, zone) for row in failures
@@ -282,10 +206,6 @@ def _next_hour(moment: datetime) -> datetime:
     return start if start == moment else start + ROLLUP_BUCKET
 
 
-def _midnight(day: date, zone: ZoneInfo) -> datetime:
-    return datetime.combine(day, time(), tzinfo=zone)
-
-
 async def _hourly(
     queries: Queries, check: str, agent_id: str, since: datetime, until: datetime, view: View
 ) -> list[tuple[datetime, PassRate]]:
@@ -304,47 +224,3 @@ async def _alert_days(
         for row in rows
         if row.kind == CHECK and row.agent_id == agent_id and row.status == "sent"
     )
-
-
-def _series_name(rate: PassRate, split: Split) -> str:
-    if split is Split.AGENT_VERSION:
-        return f"agent version {rate.agent_version}"
-    if split is Split.CHECK_VERSION:
-        return f"check version {rate.check_version}"
-    return "all results"
-
-
-def _series(
-    hours: list[tuple[datetime, PassRate]],
-    split: Split,
-    bucket: Callable[[datetime], datetime],
-) -> tuple[Series, ...]:
-    """One series per version (or one in all), its hours summed into ``bucket(hour)``."""
-    sums: dict[str, dict[datetime, list[int]]] = {}
-    order: dict[str, tuple[int, int, str]] = {}
-    for start, rate in hours:
-        name = _series_name(rate, split)
-        if name not in order:
-            order[name] = (
-                agent_version_order(rate.agent_version or "")
-                if split is Split.AGENT_VERSION
-                else (0, len(order), "")
-            )
-        found = sums.setdefault(name, {}).setdefault(bucket(start), [0, 0])
-        found[0] += rate.passed
-        found[1] += rate.total
-    return tuple(
-        Series(name, {start: Counts(p, t) for start, (p, t) in sums[name].items()})
-        for name in sorted(order, key=order.__getitem__)
-    )
-
-
-def _counts(rates: list[PassRate], not_judged: int) -> dict[str, int]:
-    errored = sum(rate.errored for rate in rates)
-    return {
-        "passed": sum(rate.passed for rate in rates),
-        "failed": sum(rate.failed for rate in rates),
-        "errored": errored - not_judged,
-        "not_judged": not_judged,
-        "total": sum(rate.total for rate in rates),
-    }
