@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from turncheck.worker.web import palette
+from turncheck.worker.web.chart_marks import style
 from turncheck.worker.web.rate_chart import (
     LEFT,
     PLOT_HEIGHT,
@@ -19,7 +20,6 @@ from turncheck.worker.web.rate_chart import (
     Counts,
     RateChart,
     Series,
-    style,
     svg,
     table,
 )

@@ -9,6 +9,7 @@ the API's own app and guarded like it.
     check_page.py  one check of one agent: its rate charts, counts, reasons, failed turns, labels
     check_view.py  what the check page shows, made of what the store gave
     rate_chart.py  a pass rate over time as an inline SVG, and its numbers as a table
+    chart_marks.py  a chart's lines told apart by colour, dash and marker; its legend
 
 ``install`` adds them to an app that ``api.create_app`` made.
 """

@@ -4,7 +4,8 @@ table for readers the picture does not serve. Pure: counts in, markup out.
 Every series (all results, or one agent or check version) is one ``<path class="series">``
 broken where a bucket has no results (a gap, never a drop to 0), with a marker of its own
 shape on each bucket that has; series differ in colour (Okabe-Ito, ``palette.SERIES``),
-dash pattern and marker shape, so colour is never the only cue. The alert threshold is a
+dash pattern and marker shape (``chart_marks.py``), so colour is never the only cue. The
+alert threshold is a
 dashed line labelled with its value; a day an alert went out is an orange band with a
 triangle on top. Times on the axis are in the zone the chart is given, which the axis
 label names.
@@ -21,6 +22,15 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from turncheck.worker.web import palette
+from turncheck.worker.web.chart_marks import (
+    LEGEND_COLUMN,
+    LEGEND_ROW,
+    THRESHOLD_DASH,
+    LegendEntry,
+    legend,
+    marker,
+    style,
+)
 
 Step = Literal["hour", "day"]
 
@@ -30,14 +40,7 @@ LEFT, RIGHT, TOP = 64, 96, 24
 PLOT_HEIGHT = 200
 AXIS_SPACE = 64
 """Below the plot: tick labels and the x axis' label."""
-LEGEND_ROW = 22
-LEGEND_COLUMN = 240
 Y_TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
-
-DASHES = ("", "8 4", "2 3", "10 3 2 3", "4 4", "12 3 3 3 3 3", "1 4")
-"""Seven patterns against eight colours: (colour, dash) pairs repeat only after 56 series."""
-SHAPES = ("circle", "square", "diamond", "triangle", "triangle-down", "cross")
-THRESHOLD_DASH = "6 4"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,27 +76,11 @@ class RateChart:
 
 
 @dataclass(frozen=True, slots=True)
-class Style:
-    colour: str
-    dash: str
-    shape: str
-
-
-@dataclass(frozen=True, slots=True)
 class Table:
     """The chart's numbers: a header and a row per bucket, each cell a sentence part."""
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-
-
-def style(index: int) -> Style:
-    """The look of the ``index``th series."""
-    return Style(
-        palette.SERIES[index % len(palette.SERIES)],
-        DASHES[index % len(DASHES)],
-        SHAPES[index % len(SHAPES)],
-    )
 
 
 def axis_label(chart: RateChart) -> str:
@@ -232,10 +219,10 @@ def svg(chart: RateChart) -> str:
             )
             parts.append(
                 f'<path class="marker" data-shape="{look.shape}" '
-                f'd="{_marker(look.shape, x(i), y(rate))}" fill="{look.colour}" '
+                f'd="{marker(look.shape, x(i), y(rate))}" fill="{look.colour}" '
                 f'stroke="{palette.INK}" stroke-width="0.6"><title>{escape(tip)}</title></path>'
             )
-    parts += _legend(entries, legend_top, per_row)
+    parts += legend(entries, LEFT, legend_top, per_row)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -261,29 +248,6 @@ def _path(
         moves.append(f"{command}{x(i):.1f},{y(found.rate or 0.0):.1f}")
         previous = i
     return " ".join(moves)
-
-
-def _marker(shape: str, cx: float, cy: float, r: float = 4.0) -> str:
-    if shape == "square":
-        return f"M{cx - r:.1f},{cy - r:.1f} h{2 * r} v{2 * r} h{-2 * r} Z"
-    if shape == "diamond":
-        return _polygon((cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy))
-    if shape == "triangle":
-        return _polygon((cx, cy - r - 1), (cx + r + 1, cy + r), (cx - r - 1, cy + r))
-    if shape == "triangle-down":
-        return _polygon((cx, cy + r + 1), (cx + r + 1, cy - r), (cx - r - 1, cy - r))
-    if shape == "cross":
-        w = r / 2.5
-        return (
-            f"M{cx - w:.1f},{cy - r:.1f} h{2 * w:.1f} v{r - w:.1f} h{r - w:.1f} v{2 * w:.1f} "
-            f"h{w - r:.1f} v{r - w:.1f} h{-2 * w:.1f} v{w - r:.1f} h{w - r:.1f} v{-2 * w:.1f} "
-            f"h{r - w:.1f} Z"
-        )
-    return f"M{cx - r:.1f},{cy:.1f} a{r},{r} 0 1,0 {2 * r},0 a{r},{r} 0 1,0 {-2 * r},0 Z"
-
-
-def _polygon(*corners: tuple[float, float]) -> str:
-    return "M" + " L".join(f"{px:.1f},{py:.1f}" for px, py in corners) + " Z"
 
 
 def _alert_runs(chart: RateChart) -> list[tuple[date, int, int]]:
@@ -312,52 +276,8 @@ def _tick_label(chart: RateChart, start: datetime) -> str:
     return f"{local:%b} {local.day}" if local.hour == 0 else f"{local:%H:%M}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    text: str
-    look: Style | None
-    kind: Literal["series", "threshold", "alert"]
-
-
-def _legend_entries(chart: RateChart) -> list[_Entry]:
-    entries = [_Entry(s.name, style(i), "series") for i, s in enumerate(chart.series)]
-    entries.append(_Entry(f"alert threshold {percent(chart.threshold)}", None, "threshold"))
-    entries.append(_Entry("a day an alert went out", None, "alert"))
+def _legend_entries(chart: RateChart) -> list[LegendEntry]:
+    entries = [LegendEntry(s.name, style(i), "series") for i, s in enumerate(chart.series)]
+    entries.append(LegendEntry(f"alert threshold {percent(chart.threshold)}", None, "threshold"))
+    entries.append(LegendEntry("a day an alert went out", None, "alert"))
     return entries
-
-
-def _legend(entries: list[_Entry], top: int, per_row: int) -> list[str]:
-    parts = ['<g class="legend">']
-    for n, entry in enumerate(entries):
-        left = LEFT + (n % per_row) * LEGEND_COLUMN
-        mid = top + (n // per_row) * LEGEND_ROW + 8
-        if entry.kind == "series" and entry.look is not None:
-            look = entry.look
-            dash = f' stroke-dasharray="{look.dash}"' if look.dash else ""
-            parts.append(
-                f'<line x1="{left}" x2="{left + 32}" y1="{mid}" y2="{mid}" '
-                f'stroke="{look.colour}" stroke-width="2"{dash}/>'
-            )
-            parts.append(
-                f'<path d="{_marker(look.shape, left + 16, mid)}" fill="{look.colour}" '
-                f'stroke="{palette.INK}" stroke-width="0.6"/>'
-            )
-        elif entry.kind == "threshold":
-            parts.append(
-                f'<line x1="{left}" x2="{left + 32}" y1="{mid}" y2="{mid}" '
-                f'stroke="{palette.FAILING}" stroke-width="1.5" '
-                f'stroke-dasharray="{THRESHOLD_DASH}"/>'
-            )
-        else:
-            parts.append(
-                f'<rect x="{left + 6}" y="{mid - 7}" width="20" height="14" '
-                f'fill="{palette.ALERT}" fill-opacity="0.18"/>'
-                f'<path d="M{left + 10},{mid - 7} L{left + 22},{mid - 7} L{left + 16},{mid + 3} Z" '
-                f'fill="{palette.ALERT}" stroke="{palette.INK}" stroke-width="0.8"/>'
-            )
-        parts.append(
-            f'<text class="legend-item" x="{left + 40}" y="{mid + 4}" font-size="12" '
-            f'fill="{palette.INK}">{escape(entry.text)}</text>'
-        )
-    parts.append("</g>")
-    return parts
