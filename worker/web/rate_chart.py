@@ -5,10 +5,9 @@ Every series (all results, or one agent or check version) is one ``<path class="
 broken where a bucket has no results (a gap, never a drop to 0), with a marker of its own
 shape on each bucket that has; series differ in colour (Okabe-Ito, ``palette.SERIES``),
 dash pattern and marker shape (``chart_marks.py``), so colour is never the only cue. The
-alert threshold is a
-dashed line labelled with its value; a day an alert went out is an orange band with a
-triangle on top. Times on the axis are in the zone the chart is given, which the axis
-label names.
+alert threshold is a dashed line labelled with its value; a day an alert went out is an
+orange band with a triangle on top. Times on the axis are in the zone the chart is given,
+which the axis label names.
 """
 
 from __future__ import annotations
