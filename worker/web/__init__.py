@@ -13,6 +13,10 @@ the API's own app and guarded like it.
     test_panel.py       test a check: rule checks run on pasted text, never kept
     highlight.py        a text with spans marked, escaped, from code-point offsets
     loaded_checks.py    the configured check files, loaded once for the test panel
+    check_page.py       one check of one agent: rate charts, counts, reasons, failed turns, labels
+    check_view.py       what the check page shows, made of what the store gave
+    rate_chart.py       a pass rate over time as an inline SVG, and its numbers as a table
+    chart_marks.py      a chart's lines told apart by colour, dash and marker; its legend
 
 ``install`` adds them to an app that ``api.create_app`` made.
 """
@@ -27,6 +31,7 @@ from turncheck.worker.settings import Settings
 from turncheck.worker.web import (
     alerts_page,
     backtests_page,
+    check_page,
     render,
     sign_in,
     test_panel,
@@ -37,6 +42,7 @@ from turncheck.worker.web.session import SessionKeys
 
 PAGES: tuple[APIRouter, ...] = (
     sign_in.router,
+    check_page.router,
     turn_page.router,
     alerts_page.router,
     backtests_page.router,
