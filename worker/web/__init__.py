@@ -6,6 +6,7 @@ the API's own app and guarded like it.
     render.py           jinja2 pages, their security headers, pages for errors
     sign_in.py          signing in with the API's token and out again; the stylesheet
     palette.py          the charts' colours, told apart by colour-blind readers
+    paths.py            links to a check's and a turn's page, and times in the page's zone
     turn_page.py        one turn's results, and labels set on its failures
     alerts_page.py      the alerts per day and channel, and each delivery's error
     backtests_page.py   the backtests: the list, the form that starts one, one's report

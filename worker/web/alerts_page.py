@@ -22,9 +22,9 @@ from fastapi.responses import Response
 from turncheck.worker.api.context import context
 from turncheck.worker.store.alerts import DIGEST, AlertStore, HistoryRow
 from turncheck.worker.web.guard import UI_PREFIX, PageError, viewer
+from turncheck.worker.web.paths import check_path, shown_time
 from turncheck.worker.web.render import page, time_zone
 from turncheck.worker.web.session import Session
-from turncheck.worker.web.turn_page import check_path, shown_time
 
 router = APIRouter(prefix=UI_PREFIX, include_in_schema=False)
 

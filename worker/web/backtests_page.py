@@ -24,6 +24,7 @@ from turncheck.worker.backtest.tallies import REASONS_SHOWN
 from turncheck.worker.store.backtests import BacktestRow
 from turncheck.worker.web.backtest_form import FormRefused, FormValues, read_form
 from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
+from turncheck.worker.web.paths import shown_time
 from turncheck.worker.web.render import page, redirect, time_zone
 from turncheck.worker.web.session import Session
 
@@ -70,7 +71,7 @@ class BacktestView:
 
 
 def _when(moment: datetime | None, zone: ZoneInfo) -> str:
-    return "" if moment is None else moment.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+    return "" if moment is None else shown_time(moment, zone)
 
 
 def _rate(rate: float | None) -> str:

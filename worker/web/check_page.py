@@ -42,12 +42,12 @@ from turncheck.worker.web.check_view import (
     SPLITS,
     FailureRow,
     View,
-    check_path,
     counts_of,
     midnight,
     series_of,
 )
 from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
+from turncheck.worker.web.paths import check_path
 from turncheck.worker.web.rate_chart import RateChart
 from turncheck.worker.web.render import page, redirect, time_zone
 from turncheck.worker.web.session import Session

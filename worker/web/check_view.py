@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from fastapi.exceptions import RequestValidationError
@@ -18,7 +18,8 @@ from turncheck.worker.store.labels import StoredLabel
 from turncheck.worker.store.pages import Position
 from turncheck.worker.store.rates import Split, agent_version_order
 from turncheck.worker.store.views import PassRate, StoredResult
-from turncheck.worker.web.guard import UI_PREFIX, PageError
+from turncheck.worker.web.guard import PageError
+from turncheck.worker.web.paths import turn_path
 from turncheck.worker.web.rate_chart import Counts, Series
 
 DEFAULT_DAYS = 30
@@ -67,10 +68,6 @@ class View:
         return urlencode(kept)
 
 
-def check_path(agent_id: str, check: str) -> str:
-    return f"{UI_PREFIX}/checks/{quote(agent_id, safe='')}/{quote(check, safe='')}"
-
-
 @dataclass(frozen=True, slots=True)
 class FailureRow:
     """A failed result as its row shows it: the turn's time in the page's zone, its links
@@ -92,7 +89,7 @@ class FailureRow:
         return cls(
             time=f"{row.turn_created_at.astimezone(zone):%Y-%m-%d %H:%M:%S}",
             turn_id=row.turn_id,
-            turn_page=f"{UI_PREFIX}/turns/{quote(row.turn_id, safe='')}",
+            turn_page=turn_path(row.turn_id),
             reason=row.reason,
             agent_version=row.agent_version,
             check_version=row.check_version,

@@ -10,10 +10,7 @@ A turn without results (never stored, expired, its person erased) is a 404 page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Any
-from urllib.parse import quote
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
@@ -26,6 +23,7 @@ from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
 from turncheck.worker.store.views import StoredResult
 from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
+from turncheck.worker.web.paths import check_path, shown_time, turn_path
 from turncheck.worker.web.render import page, redirect, time_zone
 from turncheck.worker.web.session import Session
 
@@ -37,18 +35,6 @@ NO_RESULTS = (
     "This turn has no stored results: it was never checked, its results have expired, "
     "or its person was erased."
 )
-
-
-def turn_path(turn_id: str) -> str:
-    return f"{UI_PREFIX}/turns/{quote(turn_id, safe='')}"
-
-
-def check_path(agent_id: str, check: str) -> str:
-    return f"{UI_PREFIX}/checks/{quote(agent_id, safe='')}/{quote(check, safe='')}"
-
-
-def shown_time(moment: datetime, zone: ZoneInfo) -> str:
-    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
 
 
 @dataclass(frozen=True, slots=True)
