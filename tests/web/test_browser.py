@@ -186,3 +186,37 @@ def test_a_backtest_started_from_an_uploaded_file_finishes_with_its_report(
         assert check in text
     assert "newly failing" in text.lower()
     shot("backtest")
+
+
+def test_a_check_page_draws_its_charts_pages_its_failures_and_takes_a_label(
+    browser: Any, server: Served, shot: Callable[[str], Path]
+) -> None:
+    """The check page draws both charts, splits them by agent version when asked, pages
+    through its failing turns without showing one twice, and a label set on a row of the
+    second page brings the person back to that page with the label shown."""
+    sign_in(browser, server)
+    browser.get(server.url + "/ui/checks/support-bot/grounded")
+    charts = by_css(browser, "svg.rate-chart")
+    assert len(charts) == 2 and all(chart.is_displayed() for chart in charts)
+    assert charts[0].size["width"] > 400 and charts[0].size["height"] > 100
+    assert one(browser, "#count-failed").text == "120"
+    shot("check")
+
+    from selenium.webdriver.support.ui import Select
+
+    Select(one(browser, "#split")).select_by_value("agent_version")
+    submit(browser, "form.filters button[type=submit]")
+    assert "split=agent_version" in browser.current_url
+    assert "7" in one(browser, "svg.rate-chart").text  # the legend names the version
+
+    first = [a.text for a in by_css(browser, "table.failures tbody tr td:nth-child(2) a")]
+    submit(browser, "nav.pager a[rel=next]")
+    second = [a.text for a in by_css(browser, "table.failures tbody tr td:nth-child(2) a")]
+    assert len(first) == 25 and second and not set(first) & set(second)
+    assert set(first + second) <= set(server.turn_ids)
+    page_two = browser.current_url
+
+    submit(browser, "table.failures tbody tr:first-child button[value=confirmed]")
+    assert browser.current_url.split("#")[0] == page_two.split("#")[0]
+    row = one(browser, "table.failures tbody tr:first-child")
+    assert row.find_element("css selector", "td.label").text == "confirmed"
