@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI
 
+from turncheck.worker import web
 from turncheck.worker.api import (
     backtests,
     errors,
@@ -30,7 +31,6 @@ from turncheck.worker.clock import Clock, utc_now
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
 from turncheck.worker.store.backtests import BacktestTable
-from turncheck.worker import web
 
 DESCRIPTION = (
     "Pass rates, results and alerts of turncheck. Every path under /v1 and /metrics "

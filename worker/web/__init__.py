@@ -6,6 +6,9 @@ the API's own app and guarded like it.
     render.py    jinja2 pages, their security headers, pages for errors
     sign_in.py   signing in with the API's token and out again; the stylesheet
     palette.py   the charts' colours, told apart by colour-blind readers
+    overview.py  the overview: every check per agent, its rates, sparkline and state
+    overview_rows.py  the overview's rows from what the store read, pure
+    sparkline.py a small inline SVG of a series of rates, pure
 
 ``install`` adds them to an app that ``api.create_app`` made.
 """
@@ -17,11 +20,11 @@ from fastapi.responses import RedirectResponse
 
 from turncheck.worker.api.auth import configured_token
 from turncheck.worker.settings import Settings
-from turncheck.worker.web import render, sign_in
+from turncheck.worker.web import overview, render, sign_in
 from turncheck.worker.web.guard import UI_PREFIX
 from turncheck.worker.web.session import SessionKeys
 
-PAGES: tuple[APIRouter, ...] = (sign_in.router,)
+PAGES: tuple[APIRouter, ...] = (sign_in.router, overview.router)
 
 
 def install(app: FastAPI, settings: Settings) -> None:
