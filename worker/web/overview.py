@@ -2,11 +2,12 @@
 last 24 h and 7 days (and the change against the period before), a sparkline of its
 last 7 days and its state; sortable by any column, filtered by agent and agent version.
 
-What it reads, whatever the number of checks: the rollups of the last 14 days in one
-query, the (check, agent) pairs and their agent versions from all rollups in one, the
-rollouts in one and today's alerts in one. The alert window is the alerter's own
-reading (``Readings.latest_counts``): one query per row, each bounded by the window
-(an index range of at most ``latest`` rows), so no query scans the results.
+What it reads, whatever the number of checks: every check's counts over each period,
+summed by the database from the rollups in one query (``store/range_sums.py``); the
+(check, agent) pairs and their agent versions from all rollups in one; the rollouts in
+one; today's alerts in one. The alert window is the alerter's own reading
+(``Readings.latest_counts``): one query per row, each an index range of at most
+``latest`` rows, so no query scans the results.
 
 The alert window uses the settings' thresholds (``TURNCHECK_ALERT_*``): the API does not
 load the check files, so a check's own ``alert:`` overrides are not seen here.
@@ -26,8 +27,8 @@ from turncheck.worker.api.context import context
 from turncheck.worker.judge.runner import NOT_JUDGED
 from turncheck.worker.store.alert_readings import Readings, WindowCounts
 from turncheck.worker.store.alerts import CHECK, AlertStore
+from turncheck.worker.store.range_sums import range_sums
 from turncheck.worker.store.rates import Split, agent_version_order
-from turncheck.worker.store.rows import ROLLUP_BUCKET
 from turncheck.worker.web.guard import UI_PREFIX, PageError, viewer
 from turncheck.worker.web.overview_rows import SEVERITY, Periods, Row, Thresholds, build_rows
 from turncheck.worker.web.render import page, time_zone
@@ -109,10 +110,9 @@ async def overview(
         for rate in everything
         if agent in ("", rate.agent_id) and agent_version in ("", *rate.agent_versions)
     ]
-    hours = await ctx.store.queries.bucketed_pass_rates(
-        ROLLUP_BUCKET,
-        since=periods.since,
-        until=periods.until,
+    sums = await range_sums(
+        ctx.store.database,
+        periods.ranges(),
         agent=agent or None,
         agent_version=agent_version or None,
     )
@@ -131,7 +131,7 @@ async def overview(
     }
     rows = build_rows(
         pairs,
-        hours,
+        sums,
         windows,
         periods,
         policy=policy,

@@ -1,16 +1,17 @@
-"""The overview's rows, one per (agent, check), from what the store read: the hourly
-rollups of the last fourteen days, the alert window's verdicts, the rollouts and the
-alerts raised today.
+"""The overview's rows, one per (agent, check), from what the store read: each check's
+counts over the periods' ranges of hours, the alert window's verdicts, the rollouts and
+the alerts raised today.
 
-Pure: no store, no clock. Periods are whole rollup hours, as every pass rate is: "24 h"
-is the current hour and the 23 before it, the previous 24 h the 24 hours before those;
-"7 d" is 168 hours, likewise. The sparkline's days are the configured zone's; an hour
-counts toward the day it starts in, as the alerts' trend counts it.
+Pure: no store, no clock; the database sums each range (``store/range_sums.py``).
+Periods are whole rollup hours, as every pass rate is: "24 h" is the current hour and
+the 23 before it, the previous 24 h the 24 hours before those; "7 d" is 168 hours,
+likewise. The sparkline's days are the configured zone's; an hour counts toward the
+day it starts in, as the alerts' trend counts it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from enum import StrEnum
@@ -18,9 +19,9 @@ from zoneinfo import ZoneInfo
 
 from turncheck.worker.settings import Settings
 from turncheck.worker.store.alert_readings import WindowCounts
+from turncheck.worker.store.range_sums import Range, RangeCount
 from turncheck.worker.store.rollouts import SHADOW
 from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
-from turncheck.worker.store.views import PassRate
 from turncheck.worker.web.sparkline import Point
 
 DAY_HOURS = 24
@@ -81,9 +82,6 @@ class Counts:
     def rate(self) -> float | None:
         return self.passed / self.total if self.total else None
 
-    def plus(self, passed: int, total: int) -> Counts:
-        return Counts(self.passed + passed, self.total + total)
-
 
 def change_pp(now: Counts, before: Counts) -> float | None:
     """The change of the rate in percentage points; None when either period has no results."""
@@ -117,7 +115,7 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class Periods:
-    """Where each hour of rollups falls, seen from ``now`` in ``zone``."""
+    """The ranges of hours each column counts, seen from ``now`` in ``zone``."""
 
     now: datetime
     zone: ZoneInfo
@@ -130,44 +128,31 @@ class Periods:
         days = tuple(today - timedelta(days=n) for n in reversed(range(SPARK_DAYS)))
         object.__setattr__(self, "days", days)
 
-    @property
-    def since(self) -> datetime:
-        """The first hour read: the previous 7 days' first."""
-        return self.hour - (2 * WEEK_HOURS - 1) * ROLLUP_BUCKET
+    def ranges(self) -> list[Range]:
+        """[24 h, the 24 h before, 7 d, the 7 d before, then each sparkline day], each
+        [start, end) of the hours' starts, none past the current hour."""
+        end = self.hour + ROLLUP_BUCKET
 
-    @property
-    def until(self) -> datetime:
-        """The end of the current hour: a turn dated later (a skewed clock) is not counted."""
-        return self.hour + ROLLUP_BUCKET
+        def back(hours: int) -> datetime:
+            return end - hours * ROLLUP_BUCKET
 
-    def hours_ago(self, start: datetime) -> int:
-        return int((self.hour - start) / ROLLUP_BUCKET)
+        periods = [
+            (back(DAY_HOURS), end),
+            (back(2 * DAY_HOURS), back(DAY_HOURS)),
+            (back(WEEK_HOURS), end),
+            (back(2 * WEEK_HOURS), back(WEEK_HOURS)),
+        ]
+        return periods + [
+            (self._first_hour(day), min(self._first_hour(day + timedelta(days=1)), end))
+            for day in self.days
+        ]
 
-    def start_of(self, day: date) -> datetime:
-        return datetime.combine(day, time(), self.zone)
-
-
-@dataclass(slots=True)
-class _Tally:
-    day: Counts = Counts()
-    day_before: Counts = Counts()
-    week: Counts = Counts()
-    week_before: Counts = Counts()
-    per_day: dict[date, Counts] = field(default_factory=dict)
-
-    def add(self, periods: Periods, start: datetime, passed: int, total: int) -> None:
-        ago = periods.hours_ago(start)
-        if 0 <= ago < DAY_HOURS:
-            self.day = self.day.plus(passed, total)
-        elif DAY_HOURS <= ago < 2 * DAY_HOURS:
-            self.day_before = self.day_before.plus(passed, total)
-        if 0 <= ago < WEEK_HOURS:
-            self.week = self.week.plus(passed, total)
-        elif WEEK_HOURS <= ago < 2 * WEEK_HOURS:
-            self.week_before = self.week_before.plus(passed, total)
-        day = start.astimezone(periods.zone).date()
-        if day in periods.days:
-            self.per_day[day] = self.per_day.get(day, Counts()).plus(passed, total)
+    def _first_hour(self, day: date) -> datetime:
+        """The first hour that starts on ``day`` in the zone: in a zone half an hour off
+        UTC, the hour starting at 23:30 belongs to the day before."""
+        start = datetime.combine(day, time(), self.zone)
+        hour = bucket_of(start)
+        return hour if hour == start else hour + ROLLUP_BUCKET
 
 
 def states_of(
@@ -189,7 +174,7 @@ def states_of(
 
 def build_rows(
     pairs: Iterable[tuple[str, str]],
-    hours: Iterable[tuple[datetime, PassRate]],
+    sums: Mapping[tuple[str, str], Sequence[RangeCount]],
     windows: Mapping[tuple[str, str], WindowCounts],
     periods: Periods,
     *,
@@ -197,16 +182,15 @@ def build_rows(
     shadow: Collection[tuple[str, str]],
     alerted: Collection[tuple[str, str]],
 ) -> list[Row]:
-    """A row for each (check, agent) of ``pairs``, with or without hours of its own.
-    ``shadow`` and ``alerted`` hold (agent, check), as ``KnownRollouts`` does."""
-    tallies: dict[tuple[str, str], _Tally] = {}
-    for start, rate in hours:
-        tally = tallies.setdefault((rate.check, rate.agent_id), _Tally())
-        total = rate.passed + rate.failed + rate.errored
-        tally.add(periods, start, rate.passed, total)
+    """A row for each (check, agent) of ``pairs``, with or without counts of its own.
+    ``sums`` holds each pair's counts over ``periods.ranges()``; ``shadow`` and
+    ``alerted`` hold (agent, check), as ``KnownRollouts`` does."""
+    empty = [RangeCount()] * len(periods.ranges())
     rows = []
     for check, agent_id in pairs:
-        tally = tallies.get((check, agent_id), _Tally())
+        day, day_before, week, week_before, *per_day = [
+            Counts(c.passed, c.total) for c in sums.get((check, agent_id), empty)
+        ]
         window = windows.get((check, agent_id), WindowCounts())
         is_shadow = (agent_id, check) in shadow
         rows.append(
@@ -216,18 +200,17 @@ def build_rows(
                 rollout=SHADOW if is_shadow else "live",
                 policy=policy,
                 window=window,
-                day=tally.day,
-                day_before=tally.day_before,
-                week=tally.week,
-                week_before=tally.week_before,
-                days=tuple(_point(day, tally.per_day.get(day, Counts())) for day in periods.days),
+                day=day,
+                day_before=day_before,
+                week=week,
+                week_before=week_before,
+                days=tuple(
+                    Point(d.strftime("%b %d"), c.passed, c.total)
+                    for d, c in zip(periods.days, per_day, strict=True)
+                ),
                 states=states_of(
                     window, policy, shadow=is_shadow, alerted=(agent_id, check) in alerted
                 ),
             )
         )
     return rows
-
-
-def _point(day: date, counts: Counts) -> Point:
-    return Point(day.strftime("%b %d"), counts.passed, counts.total)
