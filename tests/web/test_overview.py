@@ -231,3 +231,15 @@ async def test_without_any_results_the_page_says_so(ui: httpx.AsyncClient) -> No
     page = await ui.get("/ui/")
     assert page.status_code == 200 and "No check has results" in page.text
     assert 'aria-current="page">Overview' in page.text
+
+
+async def test_the_check_link_quotes_the_agent_and_the_check(
+    ui: httpx.AsyncClient, store: Store
+) -> None:
+    """An agent id with a slash and a space stays one path segment of the check's page."""
+    await seed(store, "tone", "2026-11-29T12:00:00Z", PASSED, agent="team/bot a")
+    [row] = rows_of((await ui.get("/ui/")).text)
+    assert row["link"] == "/ui/checks/team%2Fbot%20a/tone"
+    assert row["agent"] == "team/bot a"
+    only = await ui.get("/ui/", params={"agent": "team/bot a"})
+    assert len(rows_of(only.text)) == 1
