@@ -139,10 +139,11 @@ async def test_a_check_without_results_in_range_still_has_its_row(
     assert row["states"] == "too few results"
 
 
-async def test_states_say_below_threshold_too_few_shadow_and_alert_sent_today(
+async def test_states_say_below_threshold_too_few_shadow_and_todays_alert(
     ui: httpx.AsyncClient, store: Store
 ) -> None:
-    """Each state as a badge with its word; several on one row when several hold."""
+    """Each state as a badge with its word; several on one row when several hold. An
+    alert of today is sent once one channel sent it; yesterday's says nothing."""
     await seed_tone(store)  # 5 of 7: below 95 %
     for verdict in (PASSED, PASSED):
         await seed(store, "sparse", "2026-11-29T12:00:00Z", verdict)  # 2 of at least 3
@@ -151,18 +152,23 @@ async def test_states_say_below_threshold_too_few_shadow_and_alert_sent_today(
         await seed(store, "preview", "2026-11-29T12:00:00Z", PASSED)
     await store.rollouts.record({("bot-a", "preview"): "shadow"}, API_NOW)
     alerts = AlertStore(store.database)
-    for check, day in (("tone", TODAY), ("fine", TODAY - timedelta(days=1))):
+    days = (("tone", TODAY), ("sparse", TODAY), ("fine", TODAY - timedelta(days=1)))
+    for check, day in days:
         await alerts.raise_alert(
             AlertKey(CHECK, check, "bot-a", day),
             snapshot="{}",
-            channels=["slack"],
+            channels=["slack", "mail"],
             now=API_NOW,
             give_up_at=API_NOW + timedelta(days=1),
         )
+    pending = await alerts.due(API_NOW)
+    tone_id = min(due.alert_id for due in pending)  # raised first
+    [slack] = [d for d in pending if d.alert_id == tone_id and d.channel == "slack"]
+    await alerts.delivered(slack, API_NOW)  # its mail is still pending: sent is sent
     states = {row["check"]: row["states"] for row in rows_of((await ui.get("/ui/")).text)}
     assert states == {
         "tone": "below threshold, alert sent today",
-        "sparse": "too few results",
+        "sparse": "too few results, alert raised today, not sent",
         "fine": "ok",
         "preview": "shadow, ok",
     }

@@ -49,10 +49,11 @@ def test_the_window_is_too_few_below_or_ok_and_shadow_and_alerted_come_beside_it
     few = WindowCounts(passed=2)
     below = WindowCounts(passed=8, failed=2, errored=1)
     ok = WindowCounts(passed=9, failed=1)
-    assert states_of(few, POLICY, shadow=False, alerted=False) == (State.FEW,)
-    assert states_of(below, POLICY, shadow=False, alerted=True) == (State.BELOW, State.ALERTED)
-    assert states_of(ok, POLICY, shadow=True, alerted=False) == (State.SHADOW, State.OK)
-    assert states_of(WindowCounts(), POLICY, shadow=False, alerted=False) == (State.FEW,)
+    assert states_of(few, POLICY, shadow=False, alert=None) == (State.FEW,)
+    assert states_of(below, POLICY, shadow=False, alert=True) == (State.BELOW, State.ALERTED)
+    assert states_of(ok, POLICY, shadow=True, alert=None) == (State.SHADOW, State.OK)
+    assert states_of(WindowCounts(), POLICY, shadow=False, alert=None) == (State.FEW,)
+    assert states_of(ok, POLICY, shadow=False, alert=False) == (State.OK, State.RAISED)
 
 
 def test_the_change_is_in_points_and_none_without_a_rate_on_either_side() -> None:
@@ -73,7 +74,7 @@ def test_a_pair_without_counts_in_any_range_is_a_row_of_empty_periods() -> None:
         periods,
         policy=POLICY,
         shadow={("bot", "quiet")},
-        alerted=set(),
+        alerts={},
     )
     tone, quiet = rows
     assert tone.day == Counts(1, 2) and [p.total for p in tone.days] == [2] * 7

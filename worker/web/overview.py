@@ -51,6 +51,8 @@ SORTS: Mapping[str, Callable[[Row], Any]] = {
 }
 """Each column's sort key; None (no results) sorts last either way."""
 ORDERS = ("asc", "desc")
+SENT = "sent"
+"""A delivery's status once its channel took it (``store/tables.py``)."""
 WINDOW_READS = 4
 """Alert windows read at once: fewer than the connection pool's five, so a page leaves
 the API's other requests a connection."""
@@ -123,11 +125,11 @@ async def overview(
     policy = Thresholds.of(ctx.settings)
     windows = await alert_windows(Readings(ctx.store.database), pairs, policy.latest)
     today = periods.days[-1]
-    alerted = {
-        (row.agent_id, row.check)
-        for row in await AlertStore(ctx.store.database).history(since=today)
-        if row.kind == CHECK and row.day == today
-    }
+    alerts: dict[tuple[str, str], bool] = {}
+    for delivery in await AlertStore(ctx.store.database).history(since=today):
+        if delivery.kind == CHECK and delivery.day == today:
+            key = (delivery.agent_id, delivery.check)
+            alerts[key] = alerts.get(key, False) or delivery.status == SENT
     rows = build_rows(
         pairs,
         sums,
@@ -135,7 +137,7 @@ async def overview(
         periods,
         policy=policy,
         shadow=(await ctx.store.rollouts.read()).shadow,
-        alerted=alerted,
+        alerts=alerts,
     )
     return page(
         request,

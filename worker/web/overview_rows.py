@@ -37,10 +37,17 @@ class State(StrEnum):
     FEW = "few"
     SHADOW = "shadow"
     ALERTED = "alerted"
+    RAISED = "raised"
+    """Today's alert is raised but no channel has sent it yet (or none could)."""
 
     @property
     def words(self) -> str:
         return _WORDS[self]
+
+    @property
+    def css(self) -> str:
+        """The stylesheet's ``.state`` class: a raised alert looks like a sent one."""
+        return "alerted" if self is State.RAISED else self.value
 
 
 _WORDS = {
@@ -49,8 +56,9 @@ _WORDS = {
     State.FEW: "too few results",
     State.SHADOW: "shadow",
     State.ALERTED: "alert sent today",
+    State.RAISED: "alert raised today, not sent",
 }
-SEVERITY = (State.BELOW, State.ALERTED, State.FEW, State.SHADOW, State.OK)
+SEVERITY = (State.BELOW, State.ALERTED, State.RAISED, State.FEW, State.SHADOW, State.OK)
 """The order rows sort in by state, worst first."""
 
 
@@ -156,9 +164,10 @@ class Periods:
 
 
 def states_of(
-    window: WindowCounts, policy: Thresholds, *, shadow: bool, alerted: bool
+    window: WindowCounts, policy: Thresholds, *, shadow: bool, alert: bool | None
 ) -> tuple[State, ...]:
-    """The row's badges: shadow and alerted beside the window's verdict, decided as
+    """The row's badges: shadow and today's alert (``alert``: None without one, else
+    whether a channel sent it) beside the window's verdict, decided as
     ``alerts/state.py``'s ``state_of`` decides it (only the composition root imports
     ``alerts``): too few results, else below the threshold, else ok."""
     found = [State.SHADOW] if shadow else []
@@ -167,8 +176,8 @@ def states_of(
         found.append(State.FEW)
     else:
         found.append(State.BELOW if rate < policy.min_pass_rate else State.OK)
-    if alerted:
-        found.append(State.ALERTED)
+    if alert is not None:
+        found.append(State.ALERTED if alert else State.RAISED)
     return tuple(found)
 
 
@@ -180,11 +189,12 @@ def build_rows(
     *,
     policy: Thresholds,
     shadow: Collection[tuple[str, str]],
-    alerted: Collection[tuple[str, str]],
+    alerts: Mapping[tuple[str, str], bool],
 ) -> list[Row]:
     """A row for each (check, agent) of ``pairs``, with or without counts of its own.
     ``sums`` holds each pair's counts over ``periods.ranges()``; ``shadow`` and
-    ``alerted`` hold (agent, check), as ``KnownRollouts`` does."""
+    ``alerts`` (today's: whether a channel sent it) are keyed by (agent, check), as
+    ``KnownRollouts`` is."""
     empty = [RangeCount()] * len(periods.ranges())
     rows = []
     for check, agent_id in pairs:
@@ -209,7 +219,7 @@ def build_rows(
                     for d, c in zip(periods.days, per_day, strict=True)
                 ),
                 states=states_of(
-                    window, policy, shadow=is_shadow, alerted=(agent_id, check) in alerted
+                    window, policy, shadow=is_shadow, alert=alerts.get((agent_id, check))
                 ),
             )
         )
