@@ -6,6 +6,9 @@ the API's own app and guarded like it.
     render.py           jinja2 pages, their security headers, pages for errors
     sign_in.py          signing in with the API's token and out again; the stylesheet
     palette.py          the charts' colours, told apart by colour-blind readers
+    overview.py         the overview: every check per agent, its rates, sparkline and state
+    overview_rows.py    the overview's rows from what the store read, pure
+    sparkline.py        a small inline SVG of a series of rates, pure
     paths.py            links to a check's and a turn's page, and times in the page's zone
     turn_page.py        one turn's results, and labels set on its failures
     alerts_page.py      the alerts per day and channel, and each delivery's error
@@ -33,6 +36,7 @@ from turncheck.worker.web import (
     alerts_page,
     backtests_page,
     check_page,
+    overview,
     render,
     sign_in,
     test_panel,
@@ -43,6 +47,7 @@ from turncheck.worker.web.session import SessionKeys
 
 PAGES: tuple[APIRouter, ...] = (
     sign_in.router,
+    overview.router,
     check_page.router,
     turn_page.router,
     alerts_page.router,
