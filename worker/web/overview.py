@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
@@ -32,6 +32,7 @@ from turncheck.worker.store.range_sums import range_sums
 from turncheck.worker.store.rates import Split, agent_version_order
 from turncheck.worker.web.guard import UI_PREFIX, PageError, viewer
 from turncheck.worker.web.overview_rows import SEVERITY, Periods, Row, Thresholds, build_rows
+from turncheck.worker.web.paths import check_path
 from turncheck.worker.web.render import page, time_zone
 from turncheck.worker.web.session import Session
 from turncheck.worker.web.sparkline import percent, sparkline
@@ -191,4 +192,4 @@ def change_words(points: float | None) -> str:
 
 
 def check_link(row: Row) -> str:
-    return f"{UI_PREFIX}/checks/{quote(row.agent_id, safe='')}/{quote(row.check, safe='')}"
+    return check_path(row.agent_id, row.check)
