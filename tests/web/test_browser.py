@@ -220,3 +220,35 @@ def test_a_check_page_draws_its_charts_pages_its_failures_and_takes_a_label(
     assert browser.current_url.split("#")[0] == page_two.split("#")[0]
     row = one(browser, "table.failures tbody tr:first-child")
     assert row.find_element("css selector", "td.label").text == "confirmed"
+
+
+def test_the_overview_shows_what_is_red_sorts_filters_and_leads_to_a_check(
+    browser: Any, server: Served, shot: Callable[[str], Path]
+) -> None:
+    """The overview lists every example check, the worst 24-hour rate first and marked below
+    its threshold; sorting by name and filtering by agent and version keep every row, and a
+    check's name opens its page."""
+    sign_in(browser, server)
+    browser.get(server.url + "/ui/")
+    names = [a.text for a in by_css(browser, "table.overview tbody tr td:first-child a")]
+    assert len(names) == 8 and names[0] == "grounded"
+    first = one(browser, "table.overview tbody tr")
+    assert "below threshold" in first.text
+    assert first.find_element("css selector", "svg").is_displayed()  # its sparkline
+    shot("overview")
+
+    submit(browser, "table.overview thead th:first-child a")
+    assert [a.text for a in by_css(browser, "table.overview tbody td:first-child a")] == sorted(
+        names
+    )
+
+    from selenium.webdriver.support.ui import Select
+
+    Select(one(browser, "#agent")).select_by_visible_text("support-bot")
+    Select(one(browser, "#agent_version")).select_by_visible_text("7")
+    submit(browser, "form.filters button[type=submit]")
+    assert "agent=support-bot" in browser.current_url
+    assert len(by_css(browser, "table.overview tbody tr")) == 8
+
+    submit(browser, "table.overview tbody a[href$='/grounded']")
+    assert "grounded" in one(browser, "h1").text
