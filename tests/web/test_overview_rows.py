@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 from turncheck.worker.store.alert_readings import WindowCounts
 from turncheck.worker.store.range_sums import RangeCount
 from turncheck.worker.web.overview_rows import (
-    Counts,
     Periods,
     State,
     Thresholds,
@@ -17,6 +16,7 @@ from turncheck.worker.web.overview_rows import (
     change_pp,
     states_of,
 )
+from turncheck.worker.web.tally import PassTally
 
 NOW = datetime(2026, 11, 29, 13, 20, tzinfo=UTC)
 POLICY = Thresholds(latest=10, min_results=3, min_pass_rate=0.9)
@@ -58,9 +58,9 @@ def test_the_window_is_too_few_below_or_ok_and_shadow_and_alerted_come_beside_it
 
 def test_the_change_is_in_points_and_none_without_a_rate_on_either_side() -> None:
     """From 50 % to 75 % is +25 points; an empty period before gives no change."""
-    assert change_pp(Counts(3, 4), Counts(1, 2)) == 25.0
-    assert change_pp(Counts(3, 4), Counts()) is None
-    assert change_pp(Counts(), Counts(1, 2)) is None
+    assert change_pp(PassTally(3, 4), PassTally(1, 2)) == 25.0
+    assert change_pp(PassTally(3, 4), PassTally()) is None
+    assert change_pp(PassTally(), PassTally(1, 2)) is None
 
 
 def test_a_pair_without_counts_in_any_range_is_a_row_of_empty_periods() -> None:
@@ -77,7 +77,7 @@ def test_a_pair_without_counts_in_any_range_is_a_row_of_empty_periods() -> None:
         alerts={},
     )
     tone, quiet = rows
-    assert tone.day == Counts(1, 2) and [p.total for p in tone.days] == [2] * 7
-    assert quiet.day == Counts() and [p.rate for p in quiet.days] == [None] * 7
+    assert tone.day == PassTally(1, 2) and [p.total for p in tone.days] == [2] * 7
+    assert quiet.day == PassTally() and [p.rate for p in quiet.days] == [None] * 7
     assert quiet.rollout == "shadow" and quiet.states == (State.SHADOW, State.FEW)
     assert tone.days[-1].label == "Nov 29"

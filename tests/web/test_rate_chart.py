@@ -17,12 +17,12 @@ from turncheck.worker.web.rate_chart import (
     RIGHT,
     TOP,
     WIDTH,
-    Counts,
     RateChart,
     Series,
     svg,
     table,
 )
+from turncheck.worker.web.tally import PassTally
 
 SVG = "{http://www.w3.org/2000/svg}"
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -45,7 +45,7 @@ def of_class(root: ET.Element, tag: str, name: str) -> list[ET.Element]:
 def test_the_axes_are_labelled_and_the_hours_are_in_the_configured_zone() -> None:
     """The y axis says pass rate from 0% to 100%; the x axis names the zone and its ticks
     fall on hours 00, 06, 12 and 18 there, not in UTC."""
-    root = drawn(hourly(Series("all results", {HOURS[0]: Counts(9, 10)})))
+    root = drawn(hourly(Series("all results", {HOURS[0]: PassTally(9, 10)})))
     assert [e.text for e in of_class(root, "text", "y-label")] == ["pass rate"]
     assert [e.text for e in of_class(root, "text", "y-tick")] == ["0%", "25%", "50%", "75%", "100%"]
     (x_label,) = of_class(root, "text", "x-label")
@@ -71,9 +71,9 @@ def test_each_series_is_one_path_broken_where_a_bucket_has_no_results() -> None:
     instead of a line down to zero, and each hour with results has a marker."""
     first = Series(
         "agent version 7",
-        {HOURS[0]: Counts(9, 10), HOURS[1]: Counts(8, 10), HOURS[3]: Counts(10, 10)},
+        {HOURS[0]: PassTally(9, 10), HOURS[1]: PassTally(8, 10), HOURS[3]: PassTally(10, 10)},
     )
-    second = Series("agent version 8", {HOURS[2]: Counts(5, 10), HOURS[3]: Counts(6, 10)})
+    second = Series("agent version 8", {HOURS[2]: PassTally(5, 10), HOURS[3]: PassTally(6, 10)})
     root = drawn(hourly(first, second))
     paths = of_class(root, "path", "series")
     assert [p.get("data-series") for p in paths] == ["agent version 7", "agent version 8"]
@@ -103,7 +103,7 @@ def test_alert_days_are_marked_on_their_days_in_the_zone() -> None:
 def test_series_differ_in_colour_dash_and_marker_and_use_the_palette() -> None:
     """Every series' colour is an Okabe-Ito colour, and no two of the first eight share
     a dash pattern with a colour, or a marker shape with the one before."""
-    series = [Series(f"check version v{i}", {HOURS[0]: Counts(1, 2)}) for i in range(8)]
+    series = [Series(f"check version v{i}", {HOURS[0]: PassTally(1, 2)}) for i in range(8)]
     root = drawn(hourly(*series))
     paths = of_class(root, "path", "series")
     colours = [p.get("stroke") for p in paths]
@@ -118,7 +118,7 @@ def test_series_differ_in_colour_dash_and_marker_and_use_the_palette() -> None:
 def test_the_chart_has_a_title_a_description_and_a_legend() -> None:
     """The SVG names itself for readers of assistive technology and lists its lines,
     the threshold and the alert mark in a legend."""
-    root = drawn(hourly(Series("all results", {HOURS[0]: Counts(1, 1)})))
+    root = drawn(hourly(Series("all results", {HOURS[0]: PassTally(1, 1)})))
     assert root.findtext(SVG + "title") == "a check per hour"
     desc = root.findtext(SVG + "desc") or ""
     assert "Europe/Berlin" in desc and "95%" in desc
@@ -129,7 +129,7 @@ def test_the_chart_has_a_title_a_description_and_a_legend() -> None:
 def test_the_table_gives_the_same_numbers_with_times_in_the_zone() -> None:
     """Each bucket is a row in the zone's time, each series' rate with its counts, and
     "no results" where the chart has a gap."""
-    chart = hourly(Series("all results", {HOURS[0]: Counts(9, 10)}))
+    chart = hourly(Series("all results", {HOURS[0]: PassTally(9, 10)}))
     numbers = table(chart)
     assert numbers.header == (
         "hour of the turns' time (Europe/Berlin)",
@@ -142,6 +142,6 @@ def test_the_table_gives_the_same_numbers_with_times_in_the_zone() -> None:
 
 def test_text_is_escaped() -> None:
     """A version named like markup stays text: the SVG still parses."""
-    root = drawn(hourly(Series("agent version <b>&", {HOURS[0]: Counts(1, 1)})))
+    root = drawn(hourly(Series("agent version <b>&", {HOURS[0]: PassTally(1, 1)})))
     (path,) = of_class(root, "path", "series")
     assert path.get("data-series") == "agent version <b>&"

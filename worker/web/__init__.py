@@ -9,6 +9,7 @@ the API's own app and guarded like it.
     overview.py         the overview: every check per agent, its rates, sparkline and state
     overview_rows.py    the overview's rows from what the store read, pure
     sparkline.py        a small inline SVG of a series of rates, pure
+    tally.py            how many results passed: the shape behind every rate shown
     paths.py            links to a check's and a turn's page, and times in the page's zone
     turn_page.py        one turn's results, and labels set on its failures
     alerts_page.py      the alerts per day and channel, and each delivery's error

@@ -20,7 +20,8 @@ from turncheck.worker.store.rates import Split, agent_version_order
 from turncheck.worker.store.views import PassRate, StoredResult
 from turncheck.worker.web.guard import PageError
 from turncheck.worker.web.paths import turn_path
-from turncheck.worker.web.rate_chart import Counts, Series
+from turncheck.worker.web.rate_chart import Series
+from turncheck.worker.web.tally import PassTally
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 90
@@ -130,7 +131,7 @@ def series_of(
         found[0] += rate.passed
         found[1] += rate.total
     return tuple(
-        Series(name, {start: Counts(p, t) for start, (p, t) in sums[name].items()})
+        Series(name, {start: PassTally(p, t) for start, (p, t) in sums[name].items()})
         for name in sorted(order, key=order.__getitem__)
     )
 

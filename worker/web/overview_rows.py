@@ -23,6 +23,7 @@ from turncheck.worker.store.range_sums import Range, RangeCount
 from turncheck.worker.store.rollouts import SHADOW
 from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
 from turncheck.worker.web.sparkline import Point
+from turncheck.worker.web.tally import PassTally
 
 DAY_HOURS = 24
 WEEK_HOURS = 7 * 24
@@ -81,17 +82,7 @@ class Thresholds:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
-    passed: int = 0
-    total: int = 0
-
-    @property
-    def rate(self) -> float | None:
-        return self.passed / self.total if self.total else None
-
-
-def change_pp(now: Counts, before: Counts) -> float | None:
+def change_pp(now: PassTally, before: PassTally) -> float | None:
     """The change of the rate in percentage points; None when either period has no results."""
     if now.rate is None or before.rate is None:
         return None
@@ -105,10 +96,10 @@ class Row:
     rollout: str
     policy: Thresholds
     window: WindowCounts
-    day: Counts
-    day_before: Counts
-    week: Counts
-    week_before: Counts
+    day: PassTally
+    day_before: PassTally
+    week: PassTally
+    week_before: PassTally
     days: tuple[Point, ...]
     states: tuple[State, ...]
 
@@ -199,7 +190,7 @@ def build_rows(
     rows = []
     for check, agent_id in pairs:
         day, day_before, week, week_before, *per_day = [
-            Counts(c.passed, c.total) for c in sums.get((check, agent_id), empty)
+            PassTally(c.passed, c.total) for c in sums.get((check, agent_id), empty)
         ]
         window = windows.get((check, agent_id), WindowCounts())
         is_shadow = (agent_id, check) in shadow

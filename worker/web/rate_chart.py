@@ -30,6 +30,7 @@ from turncheck.worker.web.chart_marks import (
     marker,
     style,
 )
+from turncheck.worker.web.tally import PassTally
 
 Step = Literal["hour", "day"]
 
@@ -43,21 +44,11 @@ Y_TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
-class Counts:
-    passed: int
-    total: int
-
-    @property
-    def rate(self) -> float | None:
-        return self.passed / self.total if self.total else None
-
-
-@dataclass(frozen=True, slots=True)
 class Series:
     """One line: its name in the legend, and its counts per bucket start (absent: none)."""
 
     name: str
-    counts: dict[datetime, Counts]
+    counts: dict[datetime, PassTally]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +228,7 @@ def _description(chart: RateChart) -> str:
 
 
 def _path(
-    points: Sequence[tuple[int, Counts]], x: Callable[[int], float], y: Callable[[float], float]
+    points: Sequence[tuple[int, PassTally]], x: Callable[[int], float], y: Callable[[float], float]
 ) -> str:
     """``M`` at each run's first point, ``L`` after: buckets without results break it."""
     moves = []
