@@ -1,4 +1,5 @@
-"""A real uvicorn with the web pages, and a client signed in to them with the API's token."""
+"""Helpers of the pages' tests: a real uvicorn with the web pages and a client signed in
+to them with the API's token, and the CSRF token a page's forms carry."""
 
 from __future__ import annotations
 
@@ -21,9 +22,15 @@ async def signed_in(
     """A client of the app (``settings`` over the API tests'), its clock ``API_NOW``,
     holding a session cookie."""
     async with running_api(api_settings(database_url, **settings), store, lambda: API_NOW) as ui:
-        response = await ui.post("/ui/sign-in", data={"token": TOKEN, "next": "/ui/alerts"})
-        assert response.status_code == 303, response.text
+        await sign_in(ui)
         yield ui
+
+
+async def sign_in(client: httpx.AsyncClient) -> None:
+    """Sign ``client`` in with the API's token, as a person would; its cookie jar keeps
+    the session."""
+    response = await client.post("/ui/sign-in", data={"token": TOKEN, "next": "/ui/"})
+    assert response.status_code == 303, response.text
 
 
 def csrf_in(html: str) -> str:

@@ -25,7 +25,7 @@ from tests.api.test_backtests import (
 )
 from tests.factories import turn_bytes
 from tests.kafka.backends import RealBackend
-from tests.web.form_posts import csrf_of, sign_in
+from tests.web.signed_in import csrf_in, sign_in
 from turncheck.worker.backtest import Report
 from turncheck.worker.checks import Verdict
 from turncheck.worker.store import Store
@@ -47,7 +47,7 @@ async def ui(store: Store, database_url: str, tmp_path: Path) -> AsyncIterator[h
 
 
 async def start(ui: httpx.AsyncClient, **files: tuple[str, bytes, str]) -> httpx.Response:
-    token = csrf_of((await ui.get("/ui/backtests")).text)
+    token = csrf_in((await ui.get("/ui/backtests")).text)
     data = {"csrf_token": token, "checks": "" if files else DRAFT, "limit": ""}
     return await ui.post("/ui/backtests", data=data, files=files or {"none": ("", b"", "")})
 
@@ -121,7 +121,7 @@ async def test_a_bad_draft_is_shown_again_with_its_line_check_and_field(
     ui: httpx.AsyncClient,
 ) -> None:
     """422, the loader's sentence and where, and the pasted text kept in the form."""
-    token = csrf_of((await ui.get("/ui/backtests")).text)
+    token = csrf_in((await ui.get("/ui/backtests")).text)
     response = await ui.post(
         "/ui/backtests",
         data={"csrf_token": token, "checks": BAD_DRAFT},
@@ -145,7 +145,7 @@ async def test_a_bad_draft_is_shown_again_with_its_line_check_and_field(
 
 async def test_bad_options_are_refused_with_a_sentence(ui: httpx.AsyncClient) -> None:
     """A limit that is not a number is 400; since without a broker is 400 naming it."""
-    token = csrf_of((await ui.get("/ui/backtests")).text)
+    token = csrf_in((await ui.get("/ui/backtests")).text)
     for extra, words in (({"limit": "many"}, "Limit must be"), ({"since": "2d"}, "Since is for")):
         data = {"csrf_token": token, "checks": DRAFT, **extra}
         response = await ui.post("/ui/backtests", data=data, files={"none": ("", b"", "")})
@@ -155,7 +155,7 @@ async def test_bad_options_are_refused_with_a_sentence(ui: httpx.AsyncClient) ->
 
 async def test_a_draft_too_large_is_413(ui: httpx.AsyncClient) -> None:
     """Past 256 KiB of draft, pasted or uploaded, the form says so and keeps what was pasted."""
-    token = csrf_of((await ui.get("/ui/backtests")).text)
+    token = csrf_in((await ui.get("/ui/backtests")).text)
     big = DRAFT + "#" * (257 * 1024)
     uploaded = await ui.post(
         "/ui/backtests",
@@ -249,7 +249,7 @@ async def test_a_backtest_of_a_real_topic_takes_its_partitions_and_range(
         await sign_in(client)
         form = (await client.get("/ui/backtests")).text
         assert 'name="partitions"' in form and 'name="since"' in form
-        data = {"csrf_token": csrf_of(form), "checks": DRAFT, "partitions": "0-1", "since": "30d"}
+        data = {"csrf_token": csrf_in(form), "checks": DRAFT, "partitions": "0-1", "since": "30d"}
         response = await client.post("/ui/backtests", data=data, files={"none": ("", b"", "")})
         assert response.status_code == 303, response.text
         html = await ended(client, response.headers["location"])

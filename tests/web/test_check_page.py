@@ -23,6 +23,7 @@ from tests.api.conftest import (
     save,
     turn,
 )
+from tests.web.signed_in import csrf_in
 from turncheck.worker.checks import CheckId, CheckResult, Verdict
 from turncheck.worker.judge.runner import ABANDONED
 from turncheck.worker.pipeline.records import TurnResults
@@ -82,10 +83,6 @@ def failed_turns(html: str) -> list[str]:
     return re.findall(r'<a href="/ui/turns/[^"]+">([^<]+)</a>', html)
 
 
-def csrf_of(html: str) -> str:
-    return html.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-
-
 async def test_the_page_shows_both_charts_counts_and_reasons(
     ui: httpx.AsyncClient, store: Store
 ) -> None:
@@ -139,7 +136,7 @@ async def test_a_label_is_set_and_cleared_from_the_page(
     then 303 back to the same view; clear removes it."""
     await save(store, [turn("t-1", **at(1))], [(CHECK_NAME, Verdict.FAILED)])
     html = (await ui.get(f"{PAGE}?days=7&split=agent_version")).text
-    form = {"csrf_token": csrf_of(html), "turn_id": "t-1", "days": "7", "split": "agent_version"}
+    form = {"csrf_token": csrf_in(html), "turn_id": "t-1", "days": "7", "split": "agent_version"}
 
     marked = await ui.post(f"{PAGE}/label", data={**form, "label": "false_alarm"})
 
@@ -170,13 +167,13 @@ async def test_labelling_what_did_not_fail_or_does_not_exist_is_an_error_page(
     """A passed result is a 409 page saying only failed results take labels; a turn
     without a result of the check is a 404 page."""
     await save(store, [turn("t-ok", **at(1))], [(CHECK_NAME, Verdict.PASSED)])
-    token = csrf_of((await ui.get(PAGE)).text)
+    token = csrf_in((await ui.get(PAGE)).text)
     form = {"csrf_token": token, "label": "confirmed"}
 
     passed = await ui.post(f"{PAGE}/label", data={**form, "turn_id": "t-ok"})
     assert passed.status_code == 409 and "only a failed result can be labelled" in passed.text
     missing = await ui.post(f"{PAGE}/label", data={**form, "turn_id": "nope"})
-    assert missing.status_code == 404 and "no stored result of this check" in missing.text
+    assert missing.status_code == 404 and "no stored result of that check" in missing.text
 
 
 async def test_split_by_agent_version_draws_a_line_per_version(
@@ -290,7 +287,7 @@ async def test_an_agent_id_with_a_slash_has_its_page_and_labels(
     shown = await ui.get(path)
 
     assert shown.status_code == 200 and failed_turns(shown.text) == ["t-1"]
-    form = {"csrf_token": csrf_of(shown.text), "turn_id": "t-1", "label": "confirmed"}
+    form = {"csrf_token": csrf_in(shown.text), "turn_id": "t-1", "label": "confirmed"}
     marked = await ui.post(f"{path}/label", data=form)
     assert marked.status_code == 303
     assert marked.headers["location"].startswith(f"{path}?days=30&split=none")

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.api.conftest import api_settings, running_api
-from tests.web.form_posts import csrf_of, sign_in
+from tests.web.signed_in import csrf_in, sign_in
 from turncheck.worker.store import Store
 from turncheck.worker.store.tables import metadata
 
@@ -60,7 +60,7 @@ async def ui(store: Store, database_url: str, tmp_path: Path) -> AsyncIterator[h
 
 
 async def run(ui: httpx.AsyncClient, checks: list[str], **texts: str) -> httpx.Response:
-    token = csrf_of((await ui.get("/ui/test?agent=support-bot")).text)
+    token = csrf_in((await ui.get("/ui/test?agent=support-bot")).text)
     data = {"csrf_token": token, "agent": "support-bot", "check": checks, **texts}
     return await ui.post("/ui/test", data=data)
 

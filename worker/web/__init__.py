@@ -10,6 +10,7 @@ the API's own app and guarded like it.
     overview_rows.py    the overview's rows from what the store read, pure
     sparkline.py        a small inline SVG of a series of rates, pure
     tally.py            how many results passed: the shape behind every rate shown
+    label_form.py       a label set or cleared from a page's form, by the API's rules
     paths.py            links to a check's and a turn's page, and times in the page's zone
     turn_page.py        one turn's results, and labels set on its failures
     alerts_page.py      the alerts per day and channel, and each delivery's error

@@ -51,7 +51,7 @@ class FormRefused(Exception):
         self.where = where or {}
 
 
-def _text(form: FormData, name: str) -> str:
+def _stripped(form: FormData, name: str) -> str:
     value = form.get(name)
     return value.strip() if isinstance(value, str) else ""
 
@@ -79,7 +79,7 @@ async def read_form(
     pasted = form.get("checks")
     values = FormValues(
         checks=pasted if isinstance(pasted, str) else "",
-        **{name: _text(form, name) for name in FIELDS},
+        **{name: _stripped(form, name) for name in FIELDS},
     )
     text = await _draft_text(form, values.checks, values)
     if not values.checks and text:

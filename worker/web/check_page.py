@@ -27,7 +27,6 @@ from starlette.datastructures import FormData
 
 from turncheck.worker.api import cursor as cursors
 from turncheck.worker.api.context import context
-from turncheck.worker.errors import NoStoredResult, NotLabellable
 from turncheck.worker.judge.runner import NOT_JUDGED
 from turncheck.worker.store.alerts import CHECK, AlertStore
 from turncheck.worker.store.check_reads import CheckReads
@@ -46,7 +45,8 @@ from turncheck.worker.web.check_view import (
     midnight,
     series_of,
 )
-from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
+from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, form_text, viewer
+from turncheck.worker.web.label_form import apply_label
 from turncheck.worker.web.paths import check_path
 from turncheck.worker.web.rate_chart import RateChart
 from turncheck.worker.web.render import page, redirect, time_zone
@@ -56,7 +56,6 @@ router = APIRouter(prefix=UI_PREFIX, include_in_schema=False)
 
 HOURS = 48
 PAGE_SIZE = 25
-LABEL_ACTIONS = ("false_alarm", "confirmed", "clear")
 
 
 # ``:path``: an agent id may hold a ``/`` (written as is or ``%2F``); a check name cannot.
@@ -156,34 +155,10 @@ async def set_label(
 ) -> Response:
     """Label the turn's newest result of the check (or clear its label) as the API's
     labels do, then back to the same page of the same view."""
-    turn_id, action = _text(form, "turn_id"), _text(form, "label")
+    turn_id = form_text(form, "turn_id")
     _storable(agent_id=agent_id, check=check, turn_id=turn_id)
-    view = View.parse(_text(form, "days"), _text(form, "split"), _text(form, "cursor"))
-    if not turn_id:
-        raise PageError(400, "turn_id is missing from the form.")
-    if action not in LABEL_ACTIONS:
-        raise PageError(400, "label must be false_alarm, confirmed or clear.")
-    ctx = context(request)
-    table = LabelTable(ctx.store.database)
-    try:
-        if action == "clear":
-            await table.clear(turn_id, check)
-        else:
-            await table.set(
-                turn_id,
-                check,
-                "false_alarm" if action == "false_alarm" else "confirmed",
-                None,
-                now=ctx.clock(),
-            )
-    except NoStoredResult:
-        raise PageError(404, "This turn has no stored result of this check.") from None
-    except NotLabellable as exc:
-        raise PageError(
-            409,
-            f"This turn's newest result of the check is {exc.verdict}: only a failed "
-            "result can be labelled.",
-        ) from None
+    view = View.parse(*(form_text(form, name) or None for name in ("days", "split", "cursor")))
+    await apply_label(request, turn_id, check, form_text(form, "label"), "")
     return redirect(request, f"{check_path(agent_id, check)}?{view.query()}#failures")
 
 
@@ -193,11 +168,6 @@ def _storable(**values: str | None) -> None:
     for name, value in values.items():
         if value is not None and "\x00" in value:
             raise PageError(400, f"{name} must not contain a NUL character.")
-
-
-def _text(form: FormData, name: str) -> str | None:
-    value = form.get(name)
-    return value if isinstance(value, str) else None
 
 
 def _next_hour(moment: datetime) -> datetime:

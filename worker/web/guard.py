@@ -83,3 +83,9 @@ async def checked_form(request: Request, session: Annotated[Session, Depends(vie
             403, "This form has expired or was not sent from this site: reload the page."
         )
     return form
+
+
+def form_text(form: FormData, name: str) -> str:
+    """A text field of a posted form; "" when it is missing or is a file."""
+    value = form.get(name)
+    return value if isinstance(value, str) else ""

@@ -178,11 +178,11 @@ async def run_checks(
     request: Request, form: Annotated[FormData, Depends(checked_form)]
 ) -> Response:
     """The chosen checks' verdicts on the pasted texts; nothing is stored."""
-    texts = {name: _text(form, name) for name in TEXTS}
+    texts = {name: _pasted(form, name) for name in TEXTS}
     await form.close()  # a multipart post's files, if any: none is read
     if sum(len(text.encode()) for text in texts.values()) > MAX_PASTED_BYTES:
         raise PageError(413, f"What was pasted is larger than {MAX_PASTED_BYTES // 1024} KiB.")
-    agent = _text(form, "agent")
+    agent = _pasted(form, "agent")
     chosen = {name for name in form.getlist("check") if isinstance(name, str)}
     loaded = await configured_checks(request)
     if loaded.checks is None:
@@ -200,7 +200,7 @@ async def run_checks(
     return await _panel(request, agent, texts=texts, chosen=chosen, verdicts=verdicts)
 
 
-def _text(form: FormData, name: str) -> str:
+def _pasted(form: FormData, name: str) -> str:
     value = form.get(name)
     # A browser sends a textarea's line ends as CRLF: offsets are counted in what a
     # turn would hold, LF.

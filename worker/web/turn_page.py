@@ -16,21 +16,19 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from starlette.datastructures import FormData
 
-from turncheck.schemas.label import NOTE_MAX_CHARS, LabelName
+from turncheck.schemas.label import NOTE_MAX_CHARS
 from turncheck.worker.api.context import context
-from turncheck.worker.errors import NoStoredResult, NotLabellable
 from turncheck.worker.runtime.links import link_of
 from turncheck.worker.store.labels import LabelTable, StoredLabel, key_of
 from turncheck.worker.store.views import StoredResult
-from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, viewer
+from turncheck.worker.web.guard import UI_PREFIX, PageError, checked_form, form_text, viewer
+from turncheck.worker.web.label_form import apply_label
 from turncheck.worker.web.paths import check_path, shown_time, turn_path
 from turncheck.worker.web.render import page, redirect, time_zone
 from turncheck.worker.web.session import Session
 
 router = APIRouter(prefix=UI_PREFIX, include_in_schema=False)
 
-LABELS: dict[str, LabelName] = {"false_alarm": "false_alarm", "confirmed": "confirmed"}
-CLEAR = "clear"
 NO_RESULTS = (
     "This turn has no stored results: it was never checked, its results have expired, "
     "or its person was erased."
@@ -128,31 +126,6 @@ async def label_result(
 ) -> Response:
     """Set (``false_alarm``, ``confirmed``, with an optional note) or ``clear`` the label of
     the check's newest result on the turn, then back to the turn's page."""
-    ctx = context(request)
-    check, action, note = _text(form, "check"), _text(form, "label"), _text(form, "note").strip()
-    if not check:
-        raise PageError(400, "The form names no check.")
-    if action != CLEAR and action not in LABELS:
-        raise PageError(400, "Choose false alarm, confirmed or clear.")
-    if len(note) > NOTE_MAX_CHARS:
-        raise PageError(400, f"The note is longer than {NOTE_MAX_CHARS} characters.")
-    if "\x00" in note:
-        raise PageError(400, "The note holds a NUL character.")
-    table = LabelTable(ctx.store.database)
-    try:
-        if action == CLEAR:
-            await table.clear(turn_id, check)
-        else:
-            await table.set(turn_id, check, LABELS[action], note or None, now=ctx.clock())
-    except NoStoredResult:
-        raise PageError(404, "This turn has no stored result of that check.") from None
-    except NotLabellable as exc:
-        raise PageError(
-            409, f"The result is {exc.verdict}: only a failed result can be labelled."
-        ) from None
+    note = form_text(form, "note").strip()
+    await apply_label(request, turn_id, form_text(form, "check"), form_text(form, "label"), note)
     return redirect(request, turn_path(turn_id))
-
-
-def _text(form: FormData, name: str) -> str:
-    value = form.get(name)
-    return value if isinstance(value, str) else ""
