@@ -7,17 +7,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from turncheck.alerts.policy import AlertPolicy
-from turncheck.worker.store.alert_readings import WindowCounts
-
-
-class Standing(StrEnum):
-    BELOW = "below"
-    OK = "ok"
-    TOO_FEW = "too_few"
-    """Fewer results than ``min_results``: the rate says too little either way."""
+from turncheck.worker.store.alert_readings import Standing, WindowCounts
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +44,8 @@ class CheckState:
 def state_of(counts: WindowCounts, min_pass_rate: float, min_results: int) -> CheckState:
     """Too few results (fewer than ``min_results``, or none), else below the threshold
     when too few of them passed (errored and not judged count as not passed), else ok."""
-    rate = counts.pass_rate
-    if rate is None or counts.total < min_results:
-        standing = Standing.TOO_FEW
-    else:
-        standing = Standing.BELOW if rate < min_pass_rate else Standing.OK
-    return CheckState(standing, counts.total, min_results, rate, min_pass_rate)
+    standing = counts.standing(min_pass_rate, min_results)
+    return CheckState(standing, counts.total, min_results, counts.pass_rate, min_pass_rate)
 
 
 def crossed(counts: WindowCounts, policy: AlertPolicy) -> bool:

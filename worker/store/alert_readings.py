@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import func, select
 
@@ -15,6 +16,13 @@ from turncheck.worker.store.database import Database
 from turncheck.worker.store.latest import Order, passed_writes
 from turncheck.worker.store.rows import bucket_of
 from turncheck.worker.store.tables import check_results, pass_rate_rollups
+
+
+class Standing(StrEnum):
+    BELOW = "below"
+    OK = "ok"
+    TOO_FEW = "too_few"
+    """Fewer results than ``min_results``: the rate says too little either way."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +45,15 @@ class WindowCounts:
     @property
     def pass_rate(self) -> float | None:
         return self.passed / self.total if self.total else None
+
+    def standing(self, min_pass_rate: float, min_results: int) -> Standing:
+        """Too few results (fewer than ``min_results``, or none), else below the threshold
+        when too few of them passed (errored and not judged count as not passed), else
+        ok: the one rule of the alerts and of the pages that show where a check stands."""
+        rate = self.pass_rate
+        if rate is None or self.total < min_results:
+            return Standing.TOO_FEW
+        return Standing.BELOW if rate < min_pass_rate else Standing.OK
 
 
 class Readings:

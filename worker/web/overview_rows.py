@@ -18,7 +18,7 @@ from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from turncheck.worker.settings import Settings
-from turncheck.worker.store.alert_readings import WindowCounts
+from turncheck.worker.store.alert_readings import Standing, WindowCounts
 from turncheck.worker.store.range_sums import Range, RangeCount
 from turncheck.worker.store.rollouts import SHADOW
 from turncheck.worker.store.rows import ROLLUP_BUCKET, bucket_of
@@ -158,15 +158,11 @@ def states_of(
     window: WindowCounts, policy: Thresholds, *, shadow: bool, alert: bool | None
 ) -> tuple[State, ...]:
     """The row's badges: shadow and today's alert (``alert``: None without one, else
-    whether a channel sent it) beside the window's verdict, decided as
-    ``alerts/state.py``'s ``state_of`` decides it (only the composition root imports
-    ``alerts``): too few results, else below the threshold, else ok."""
+    whether a channel sent it) beside where the window stands, by the alerts' own rule
+    (``WindowCounts.standing``)."""
     found = [State.SHADOW] if shadow else []
-    rate = window.pass_rate
-    if rate is None or window.total < policy.min_results:
-        found.append(State.FEW)
-    else:
-        found.append(State.BELOW if rate < policy.min_pass_rate else State.OK)
+    standing = window.standing(policy.min_pass_rate, policy.min_results)
+    found.append({Standing.TOO_FEW: State.FEW, Standing.BELOW: State.BELOW}.get(standing, State.OK))
     if alert is not None:
         found.append(State.ALERTED if alert else State.RAISED)
     return tuple(found)
