@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 from prometheus_client import CollectorRegistry, generate_latest
@@ -68,9 +71,9 @@ def selectors(expr: str) -> tuple[set[str], set[str]]:
     return names - {"by", "without", "on", "ignoring", "and", "or", "unless"}, labels
 
 
-async def exported(tmp_path: Path) -> dict[str, frozenset[str]]:
-    """Each sample name a real /metrics serves, with its label names: a real API over a
-    store with results and an alert's deliveries, scraped over HTTP."""
+@asynccontextmanager
+async def seeded_api(tmp_path: Path, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """A real API over a store with results and an alert's deliveries."""
     url = f"sqlite+aiosqlite:///{tmp_path}/turncheck.db"
     store = await fresh_store(url)
     try:
@@ -79,16 +82,23 @@ async def exported(tmp_path: Path) -> dict[str, frozenset[str]]:
         await AlertStore(store.database).raise_alert(
             key, snapshot="{}", channels=["slack"], now=FIXED_NOW, give_up_at=FIXED_NOW
         )
+        async with running_api(api_settings(url, **settings), store) as api:
+            yield api
+    finally:
+        await store.close()
+
+
+async def exported(tmp_path: Path) -> dict[str, frozenset[str]]:
+    """Each sample name a real /metrics serves, with its label names: a real API over a
+    store with results and an alert's deliveries, scraped over HTTP."""
+    async with seeded_api(tmp_path) as client:
         # A labelled counter shows its labels once it has counted: count nothing more
         # than the pipeline would (the other tests read these counters' growth only).
         process.batch_stored(0, [])
         process.RESULTS_STORED.labels("passed").inc(0)
         process.SHADOW_RESULTS_STORED.labels("passed").inc(0)
         process.ALERT_SENDS.labels("sent").inc(0)
-        async with running_api(api_settings(url), store) as client:
-            response = await client.get("/metrics", headers=AUTH)
-    finally:
-        await store.close()
+        response = await client.get("/metrics", headers=AUTH)
     assert response.status_code == 200
     # The lag comes from a broker, not here: the route's own collector, given a reading.
     broker = CollectorRegistry(auto_describe=False)

@@ -19,14 +19,11 @@ import httpx
 import pytest
 import yaml
 
-from tests.api.conftest import AUTH, TOKEN, api_settings, result, running_api, save, turn
-from tests.conftest import fresh_store
-from tests.factories import FIXED_NOW
+from tests.api.conftest import AUTH, TOKEN, result
 from tests.kafka.backends import RealBackend, topic_names
-from tests.test_ops_dashboard import OPS, PROMETHEUS, expressions, promql
+from tests.test_ops_dashboard import OPS, PROMETHEUS, expressions, promql, seeded_api
 from turncheck.worker.checks import Verdict
 from turncheck.worker.runtime import metrics as process
-from turncheck.worker.store.alerts import AlertKey, AlertStore
 
 PROMTOOL = shutil.which("promtool")
 SERVER = shutil.which("prometheus")
@@ -123,23 +120,6 @@ async def query(client: httpx.AsyncClient, expr: str) -> list[Any]:
     assert response.status_code == 200, response.text
     found: list[Any] = response.json()["data"]["result"]
     return found
-
-
-@asynccontextmanager
-async def seeded_api(tmp_path: Path, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """A real API over a store with results and an alert's deliveries."""
-    url = f"sqlite+aiosqlite:///{tmp_path}/turncheck.db"
-    store = await fresh_store(url)
-    try:
-        await save(store, [turn("t-1")], [("a", Verdict.PASSED), ("b", Verdict.FAILED)])
-        key = AlertKey("check", "b", "support-bot", FIXED_NOW.date())
-        await AlertStore(store.database).raise_alert(
-            key, snapshot="{}", channels=["slack"], now=FIXED_NOW, give_up_at=FIXED_NOW
-        )
-        async with running_api(api_settings(url, **settings), store) as api:
-            yield api
-    finally:
-        await store.close()
 
 
 async def answers(tmp_path: Path, api: httpx.AsyncClient) -> dict[str, list[Any]]:
