@@ -21,6 +21,7 @@ from turncheck.worker.checks import CheckId, CheckResult, Span, Verdict
 from turncheck.worker.pipeline.records import TurnRef, TurnResults
 from turncheck.worker.settings import Settings
 from turncheck.worker.store import Store
+from turncheck.worker.store.backtests import BacktestTable
 
 TOKEN = "t0ken-for-tests"
 ERASURE_KEY = "erasure-key-for-tests"
@@ -99,3 +100,11 @@ async def save(
     """Store one result per (check, verdict) for each turn, checked at ``checked_at``."""
     batch = [TurnResults(t, [result(c, v) for c, v in verdicts], RETENTION) for t in turns]
     await store.writer.save(batch, checked_at)
+
+
+async def store_finished_backtest(store: Store, backtest_id: str, report: dict[str, Any]) -> None:
+    """A backtest that ran and finished at ``API_NOW`` with ``report``, as a queue leaves it."""
+    table = BacktestTable(store.database)
+    await table.add(backtest_id, {}, owner="me", now=API_NOW, lease_until=API_NOW)
+    assert await table.start(backtest_id, owner="me", now=API_NOW)
+    assert await table.finish(backtest_id, owner="me", now=API_NOW, report=report)

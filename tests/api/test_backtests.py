@@ -17,7 +17,7 @@ import httpx
 import pytest
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
-from tests.api.conftest import API_NOW, AUTH, api_settings, running_api
+from tests.api.conftest import API_NOW, AUTH, api_settings, running_api, store_finished_backtest
 from tests.backtest.test_judging import JUDGED_DRAFT, PASS
 from tests.factories import turn_bytes
 from tests.judge.fake_provider import FakeProvider
@@ -296,10 +296,7 @@ async def test_a_report_s_example_turns_are_linked_by_the_answering_server(
     row = report.check("support-bot", "no-helpco", "v1", "does_not_contain")
     row.examples.add("t/1")
     row.examples.add("t-2")
-    table = BacktestTable(store.database)
-    await table.add("bt_links", {}, owner="me", now=API_NOW, lease_until=API_NOW)
-    assert await table.start("bt_links", owner="me", now=API_NOW)
-    assert await table.finish("bt_links", owner="me", now=API_NOW, report=report.as_dict())
+    await store_finished_backtest(store, "bt_links", report.as_dict())
     template = "https://chat.example.com/t/{thread_id}?turn={turn_id}"
 
     async with running_api(api_settings(database_url, turn_url=template), store) as client:

@@ -14,7 +14,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.conftest import API_NOW, api_settings, running_api, save, turn
+from tests.api.conftest import (
+    API_NOW,
+    api_settings,
+    running_api,
+    save,
+    store_finished_backtest,
+    turn,
+)
 from tests.api.test_backtests import (
     BAD_DRAFT,
     DRAFT,
@@ -268,10 +275,7 @@ async def test_example_turns_link_their_pages_and_their_conversations(
     row = report.check("support-bot", "no-helpco", "v1", "does_not_contain")
     row.examples.add("t/1")
     row.examples.add("t 2")
-    table = BacktestTable(store.database)
-    await table.add("bt_links", {}, owner="me", now=API_NOW, lease_until=API_NOW)
-    assert await table.start("bt_links", owner="me", now=API_NOW)
-    assert await table.finish("bt_links", owner="me", now=API_NOW, report=report.as_dict())
+    await store_finished_backtest(store, "bt_links", report.as_dict())
     template = "https://chat.example.com/t/{thread_id}?turn={turn_id}"
 
     async with running_api(api_settings(database_url, turn_url=template), store) as client:
