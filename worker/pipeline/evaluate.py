@@ -4,6 +4,7 @@ every turn."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import UTC
 
 from turncheck.worker.checks import CheckResult, CheckSet, CompiledCheck, Outcome
@@ -21,12 +22,18 @@ def evaluate(
 ) -> list[CheckResult]:
     """One result per check; a check that raises or runs out of time is ``errored``, never
     ``passed``. ``budget_ms`` is shared by all the turn's rule checks together."""
+    applied = checks.for_agent(turn.agent.id, turn.agent.version)
+    return run_checks(turn, [check for check in applied if check.mode == "block"], budget_ms)
+
+
+def run_checks(
+    turn: Turn, checks: Iterable[CompiledCheck], budget_ms: float = DEFAULT_TURN_BUDGET_MS
+) -> list[CheckResult]:
+    """``checks`` on ``turn`` in order, sharing one budget of ``budget_ms``: a check that
+    raises or runs out of time is ``errored``, never ``passed`` (the test panel runs the
+    checks a person chose this way too)."""
     budget = Budget.of_ms(budget_ms)
-    return [
-        CheckResult.of(check.id, _run(check, turn, budget))
-        for check in checks.for_agent(turn.agent.id, turn.agent.version)
-        if check.mode == "block"
-    ]
+    return [CheckResult.of(check.id, _run(check, turn, budget)) for check in checks]
 
 
 def _run(check: CompiledCheck, turn: Turn, budget: Budget) -> Outcome:

@@ -26,9 +26,7 @@ from starlette.datastructures import FormData
 
 from turncheck.worker.api.context import context
 from turncheck.worker.checks import CheckResult, CheckSet
-from turncheck.worker.checks.budget import DEFAULT_TURN_BUDGET_MS, Budget, BudgetSpent
-from turncheck.worker.checks.checkset import CompiledCheck
-from turncheck.worker.pipeline.evaluate import CRASHED, OUT_OF_TIME
+from turncheck.worker.pipeline.evaluate import run_checks as run_rule_checks
 from turncheck.worker.turns.structs import (
     Agent,
     InputMessage,
@@ -85,23 +83,6 @@ def _turn(agent_id: str, texts: dict[str, str], now: datetime) -> Turn:
         rounds=[Round(tool_results=[ToolResult(call_id="pasted", content=tools)])] if tools else [],
         output=Output(text=texts["reply"]),
     )
-
-
-def _run(checks: tuple[CompiledCheck, ...], turn: Turn) -> list[CheckResult]:
-    """As the worker runs a turn's rule checks: one budget for them all; a check that
-    raises or runs out of time is errored, never passed."""
-    budget = Budget.of_ms(DEFAULT_TURN_BUDGET_MS)
-    results = []
-    for check in checks:
-        try:
-            budget.check()
-            outcome = check.run(turn, budget)
-        except BudgetSpent:
-            outcome = OUT_OF_TIME
-        except Exception:  # a bug in one check must not lose the others' answers
-            outcome = CRASHED
-        results.append(CheckResult.of(check.id, outcome))
-    return results
 
 
 def _verdict(result: CheckResult, texts: dict[str, str]) -> CheckAnswer:
@@ -195,7 +176,7 @@ async def run_checks(
     if refused is not None:
         return await _panel(request, agent, status=400, texts=texts, chosen=chosen, error=refused)
     turn = _turn(agent, texts, context(request).clock())
-    results = await asyncio.to_thread(_run, checks, turn)
+    results = await asyncio.to_thread(run_rule_checks, turn, checks)
     verdicts = [_verdict(result, texts) for result in results]
     return await _panel(request, agent, texts=texts, chosen=chosen, verdicts=verdicts)
 
