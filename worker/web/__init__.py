@@ -29,7 +29,7 @@ the API's own app and guarded like it.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import RedirectResponse
 
 from turncheck.worker.api.auth import configured_token
@@ -44,7 +44,7 @@ from turncheck.worker.web import (
     test_panel,
     turn_page,
 )
-from turncheck.worker.web.guard import UI_PREFIX
+from turncheck.worker.web.guard import UI_PREFIX, storable_address
 from turncheck.worker.web.session import SessionKeys
 
 PAGES: tuple[APIRouter, ...] = (
@@ -62,7 +62,7 @@ def install(app: FastAPI, settings: Settings) -> None:
     app.state.web_keys = SessionKeys.for_token(configured_token(settings))
     render.install(app)
     for router in PAGES:
-        app.include_router(router)
+        app.include_router(router, dependencies=[Depends(storable_address)])
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:

@@ -69,7 +69,6 @@ async def check_page(
     split: str | None = None,
     cursor: str | None = None,
 ) -> Response:
-    _storable(agent_id=agent_id, check=check, days=days, split=split, cursor=cursor)
     view = View.parse(days, split, cursor)
     ctx = context(request)
     database = ctx.store.database
@@ -156,18 +155,9 @@ async def set_label(
     """Label the turn's newest result of the check (or clear its label) as the API's
     labels do, then back to the same page of the same view."""
     turn_id = form_text(form, "turn_id")
-    _storable(agent_id=agent_id, check=check, turn_id=turn_id)
     view = View.parse(*(form_text(form, name) or None for name in ("days", "split", "cursor")))
     await apply_label(request, turn_id, check, form_text(form, "label"), "")
     return redirect(request, f"{check_path(agent_id, check)}?{view.query()}#failures")
-
-
-def _storable(**values: str | None) -> None:
-    """A 400 for a NUL in any of ``values``: no stored id or name holds one, and
-    PostgreSQL could not even compare it (the API's ``storable_text``)."""
-    for name, value in values.items():
-        if value is not None and "\x00" in value:
-            raise PageError(400, f"{name} must not contain a NUL character.")
 
 
 def _next_hour(moment: datetime) -> datetime:

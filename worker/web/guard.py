@@ -89,3 +89,13 @@ def form_text(form: FormData, name: str) -> str:
     """A text field of a posted form; "" when it is missing or is a file."""
     value = form.get(name)
     return value if isinstance(value, str) else ""
+
+
+async def storable_address(request: Request) -> None:
+    """A 400 page for a NUL in any path or query value, on every page (``install`` puts it
+    in front of each): no stored id or name holds one, and PostgreSQL could not even
+    compare it (the API's ``storable_text``, answered as a page)."""
+    for pairs in (request.path_params.items(), request.query_params.multi_items()):
+        for name, value in pairs:
+            if isinstance(value, str) and "\x00" in value:
+                raise PageError(400, f"{name} must not contain a NUL character.")

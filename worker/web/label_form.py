@@ -23,6 +23,8 @@ async def apply_label(request: Request, turn_id: str, check: str, action: str, n
     ``confirmed``, with ``note`` if any) or ``clear`` its label; PageError otherwise."""
     if not turn_id or not check:
         raise PageError(400, "The form names no turn or no check.")
+    if "\x00" in turn_id + check:
+        raise PageError(400, "The form's turn or check holds a NUL character.")
     if action != CLEAR and action not in LABELS:
         raise PageError(400, "Choose false alarm, confirmed or clear.")
     if len(note) > NOTE_MAX_CHARS:
