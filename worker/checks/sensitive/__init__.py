@@ -6,9 +6,9 @@
 | card | card numbers: issuer prefix, length, Luhn | python-stdnum (Luhn) |
 | bank_account | US account numbers labelled as such | own rules |
 | routing_number | US ABA routing numbers, checksum, labelled | own rules (ABA checksum) |
-| drivers_license | US license formats, labelled | own rules |
+| drivers_license | US, Canadian and UK licence formats, labelled | own rules |
 | email | email addresses | own rules |
-| phone | international and US phone numbers | phonenumbers (lengths) |
+| phone | international, US and trunk-0 national phone numbers | phonenumbers |
 | ip_address | IPv4 and IPv6 | stdlib ipaddress |
 | iban | IBANs: country length and mod 97 | python-stdnum |
 | date_of_birth | a date written as a birth date | own rules |

@@ -26,7 +26,9 @@ they match too many ordinary numbers; masked numbers ("**** 1111"); a digit
 run glued to letters or inside a longer one (tracking numbers, timestamps,
 IBANs); a run preceded by a number-bearing code ("DE89 3704 ..."); groups
 not printed the way cards are (dates 2026-01-15, phone numbers 3-3-4, amounts
-1,249.99, times 10:30); and anything failing Luhn or the issuer table.
+1,249.99, times 10:30); a product barcode labelled as one (EAN, UPC, GTIN,
+barcode, ISBN: "EAN 4006381333931") when no card word is closer to it;
+and anything failing Luhn or the issuer table.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from stdnum import luhn
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
 
 # A maximal run of digit groups joined by separators (spaces or tabs; a hyphen
 # or slash, spaced or not; a dot between digits or with spaces on both sides,
@@ -111,6 +114,23 @@ def is_card_number(digits: str) -> bool:
     return 13 <= len(digits) <= 19 and _issuer_length_ok(digits) and luhn.is_valid(digits)
 
 
+# A product's barcode passes Luhn now and then ("EAN 4006381333931"): labelled as one,
+# and no card word closer, it is not a card.
+_BARCODE_WORDS = Keywords(
+    [
+        *("ean", "ean-13", "ean13", "ean-8", "ean8", "upc", "upc-a", "upc-e", "gtin"),
+        *("gtin-13", "gtin-14", "barcode", "bar code", "isbn", "isbn-13", "jan", "itf-14"),
+    ]
+)
+_CARD_WORDS = Keywords(
+    [
+        *("card", "cards", "credit", "debit", "visa", "mastercard", "amex", "discover"),
+        *("pan", "cc", "jcb", "diners", "unionpay", "maestro", "payment", "charge"),
+    ]
+)
+_BARCODE_BEFORE_CHARS = 40
+_BARCODE_AFTER_CHARS = 24
+
 # A candidate: its groups as (start, end, digits), in order.
 _Groups = list[tuple[int, int, str]]
 # A card has at most 19 digits, so at most 19 groups: a run's later ones are never read.
@@ -153,6 +173,7 @@ def _wrapped(text: str, groups: _Groups, end: int) -> tuple[_Groups, int]:
 def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of card numbers in ``text``; see the module docstring for what counts."""
     resume = 0  # the end of the last card: a wrapped card's later lines are inside it
+    barcode_words = _BARCODE_WORDS.all_in(text, ctx.budget)
     lines = "\n" in text or "\r" in text
     for match in scan.finditer(_RUN, text, ctx.budget):
         ctx.budget.check()
@@ -186,7 +207,21 @@ def find_card(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
                     break
         if card_end is not None:
             resume = card_end
-            yield start, card_end
+            if not _labelled_barcode(text, start, card_end, barcode_words):
+                yield start, card_end
+
+
+def _labelled_barcode(text: str, start: int, end: int, words: list[tuple[int, int]]) -> bool:
+    lo, hi = start - _BARCODE_BEFORE_CHARS, end + _BARCODE_AFTER_CHARS
+    return overlaps(words, lo, hi) and label_is(
+        text,
+        start,
+        end,
+        _BARCODE_WORDS,
+        _CARD_WORDS,
+        _BARCODE_BEFORE_CHARS,
+        _BARCODE_AFTER_CHARS,
+    )
 
 
 def _leading_card(text: str, groups: _Groups) -> int | None:

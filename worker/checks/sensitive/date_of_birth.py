@@ -1,11 +1,16 @@
 """``date_of_birth``: a full date written as someone's date of birth.
 
 What counts: a date with day, month and year (``03/04/1985``, ``3-4-85``,
-``03.04.1985``, ``1985-03-04``, ``19850304``, ``March 4, 1985``, ``4 March
-1985``, ``Mar 4 1985``, ``4th of March, 1985``, ``04-Mar-1985``,
-``4-Mar-85``) whose closest label is a birth word: within 50 characters
-before the date, or 40 after it when nothing labels it before; never across
-a sentence break or another date. The span is the date itself.
+``03.04.1985``, ``1985-03-04``, ``19850304``, and with a month name in any
+order, an ordinal day and a four- or two-digit year: ``March 4, 1985``,
+``4 March 1985``, ``Mar 4 1985``, ``4th of March, 1985``, ``04-Mar-1985``,
+``4-Mar-85``, ``March 4th '82``, ``1985 March 4``) whose closest label is a
+birth word: within 50 characters before the date, or 40 after it when nothing
+labels it before; never across another date. Across a sentence break only
+one way: a date opening its sentence (a few words first: "It's") answers the
+sentence just before it when that one's last label is a birth word ending at
+most 100 characters before the date ("Please tell me your date of birth.
+It's 6/24/1991", "Born? March 4th, 1982."). The span is the date itself.
 
 Birth words are strong or weak. Strong ones name the field and always count:
 "date of birth", "DOB", "D.O.B.", "birth date", "birthdate", "date de
@@ -48,6 +53,10 @@ _MONTH = (
 )
 _DAY = r"(?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)[0-9]{2}"
+# With a month name, a year may be written with two digits: "4 Mar 82", "March 4th, '82".
+_NAMED_YEAR = rf"(?:{_YEAR}|['\u2019]?[0-9]{{2}})"
+# Between the parts of a date with a month name: a space, comma, hyphen, slash or dot.
+_PART = r"(?:,?\ |[\-/.])"
 _DATE = regex.compile(
     rf"""
     (?<![0-9A-Za-z]|[0-9][./\-])
@@ -55,9 +64,9 @@ _DATE = regex.compile(
         (?P<a>[0-9]{{1,2}})(?P<s>[/.\-])(?P<b>[0-9]{{1,2}})(?P=s)(?:{_YEAR}|[0-9]{{2}})
       | {_YEAR}(?P<t>[/.\-])(?:0?[1-9]|1[0-2])(?P=t)(?:0?[1-9]|[12][0-9]|3[01])
       | {_YEAR}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])
-      | {_MONTH}\ {_DAY},?\ {_YEAR}
-      | {_DAY}(?:\ of)?\ {_MONTH},?\ {_YEAR}
-      | {_DAY}-{_MONTH}-(?:{_YEAR}|[0-9]{{2}})
+      | {_MONTH}{_PART}(?:the\ )?{_DAY}{_PART}{_NAMED_YEAR}
+      | {_DAY}(?:\ of)?{_PART}{_MONTH}{_PART}{_NAMED_YEAR}
+      | {_YEAR}{_PART}(?:{_MONTH}{_PART}{_DAY}|{_DAY}{_PART}{_MONTH})
     )
     (?![0-9A-Za-z]|[./\-][0-9])
     """,
@@ -67,6 +76,10 @@ _DATE = regex.compile(
 # does not end one.
 _BREAK = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n", regex.REVERSE)
 _BREAK_AFTER = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n")
+# A date may answer the sentence before its own: it opens its sentence (a few words
+# first: "It's", "Sure, mine is") and the birth word ends close enough before it.
+_LEAD_CHARS = 24
+_ASKED_CHARS = 100
 
 # Each word's longest piece is a substring every text is searched for before
 # any regex runs (``Keywords.all_in``): a new word with a new piece costs time.
@@ -119,7 +132,7 @@ _MODIFIES = regex.compile(
     r"|credit|month)s?\b)"
 )
 # What may stand between a field label and its date, and before the label.
-_TO_DATE = regex.compile(r"(?i:[\s:=\-\u2013\u2014\"'(]|\b(?:on|am|el|le|is|was|the)\b)*+$")
+_TO_DATE = regex.compile(r"(?i:[\s:=\-\u2013\u2014\"'(?]|\b(?:on|am|el|le|is|was|the)\b)*+$")
 _FIELD_START = regex.compile(r"(?:^|[\n.!?;,(|{\[])[\s\"'*_#>\-]*$")
 
 
@@ -167,6 +180,8 @@ def _birth_label(text: str, start: int, end: int, previous_end: int) -> bool:
         if example >= 0 and not _PLACEHOLDER.search(text, example, start):
             return False
         return _is_birth(text, birth, lo, (start, end))
+    if sentence is not None and _asked_before(text, sentence, start, end, previous_end):
+        return True
     hi = min(end + 40, len(text))
     sentence = _BREAK_AFTER.search(text, end, hi)
     following = _DATE.search(text, end, hi)
@@ -178,6 +193,28 @@ def _birth_label(text: str, start: int, end: int, previous_end: int) -> bool:
         and (other < 0 or after[0] < other)
         and _is_birth(text, after, end, (start, end))
     )
+
+
+def _asked_before(
+    text: str, sentence: regex.Match[str], start: int, end: int, previous_end: int
+) -> bool:
+    """Whether the sentence just before the date's asks for or names a birth date ("Please
+    tell me your date of birth. It's 6/24/1991"): the date opens its own sentence, and the
+    birth word is the last label of the one before, close enough."""
+    if start - sentence.end() > _LEAD_CHARS:
+        return False
+    lo = max(start - _ASKED_CHARS, previous_end)
+    earlier = _BREAK.search(text, lo, sentence.start())
+    if earlier is not None:
+        lo = earlier.end()
+    # The break's own mark closes the sentence: "D.O.B." ends at it.
+    hi = sentence.start() + 1
+    birth = BIRTH_WORDS.last_span_in(text, lo, hi)
+    if birth is None or OTHER_WORDS.last_in(text, birth[1], start) >= 0:
+        return False
+    if EXAMPLE_WORDS.last_in(text, birth[1], start) >= 0:
+        return False
+    return _is_birth(text, birth, lo, (start, end))
 
 
 def find_date_of_birth(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:

@@ -1,4 +1,4 @@
-"""``drivers_license``: US driver's license numbers, only where labelled as such.
+"""``drivers_license``: US, Canadian and UK driver's licence numbers, where labelled.
 
 No format is distinctive on its own (``A1234567`` is also a part number), so a
 driver's license word must be the closest label: "driver's license",
@@ -11,16 +11,23 @@ contractors, nurses, hunters and software have license numbers too.
 What counts, by shape (one kind of separator, a space or hyphen, between
 digit groups; none between letters and digits except a hyphen):
 
-- one letter then 7-14 digits: California ``A1234567``, Florida
+- one letter then 6-14 digits: California ``A1234567``, Rhode Island
+  ``V123456``, Ontario ``A1234-56789-01234``, Quebec, Florida
   ``A123-456-78-901-0``, Illinois ``A123-4567-8901``, Wisconsin, Michigan,
   Minnesota, Maryland, New Jersey, Virginia, Massachusetts, Hawaii, ...;
 - two letters then 5-7 digits (``AB123456``);
-- 7-12 digits alone (Texas, Pennsylvania, New York ``123 456 789``, Colorado
-  ``12-345-6789``, North Carolina, ...);
+- 6-13 digits alone (Texas, Pennsylvania, New York ``123 456 789``, Colorado
+  ``12-345-6789``, North Carolina, six-digit ones, a 13-digit one, ...);
+- 6-9 digits and a letter (Vermont ``1234567A``);
 - the letter-digit mixes, in capitals: Iowa ``123AB4567``, New Hampshire
   ``12ABC12345``, Washington ``WDL`` and nine letters or digits, and
   Washington's older name-based ``WHITFDL512P9`` (five letters of the last
-  name, ``*`` padded, two initials, three digits, two check characters).
+  name, ``*`` padded, two initials, three digits, two check characters),
+  Nova Scotia's five letters and nine digits, Manitoba's ``AB-CD-EF-123GH``;
+- the UK (DVLA) driving licence: 16 characters, five of the surname (``9``
+  padded), six digits of the birth date, two initials, a digit and two check
+  characters, maybe a two-digit issue number after a space
+  (``MORGA753116SM9IJ 35``).
 
 What does not count: a number whose closest label is something else (phone,
 order, card, account, passport); a number labelled only by another kind of
@@ -47,6 +54,10 @@ _DL = regex.compile(
           | [0-9]{2}[A-Z]{3}[0-9]{5}                    # New Hampshire
           | WDL[0-9A-Z]{9}                              # Washington
           | [A-Z][A-Z*]{4}[A-Z][A-Z*][0-9]{3}[0-9A-Z]{2}  # Washington, before 2018
+          | [0-9]{6,9}[A-Z]                             # Vermont, letter-suffixed ones
+          | [A-Z9]{5}[0-9]{6}[A-Z9]{2}[0-9][A-Z0-9]{2}(?:\ [0-9]{2})?  # UK (DVLA)
+          | [A-Z]{5}[0-9]{9}                            # Nova Scotia
+          | [A-Z]{2}(?:-[A-Z*]{2}){2}-[A-Z0-9]{5}       # Manitoba
         )
       | (?P<letters>[A-Za-z]{1,2}-?)?
         [0-9]++(?:(?P<sep>[\ \-])[0-9]++(?:(?P=sep)[0-9]++)*+)?+
@@ -103,9 +114,9 @@ _LONGEST = 2 * 14 - 1
 def _plausible(letters: str, groups: tuple[int, ...]) -> bool:
     digit_count = sum(groups)
     if not letters:
-        return 7 <= digit_count <= 12 and groups not in _OTHER_SHAPES
+        return 6 <= digit_count <= 13 and groups not in _OTHER_SHAPES
     if len(letters) == 1:
-        return 7 <= digit_count <= 14
+        return 6 <= digit_count <= 14
     return 5 <= digit_count <= 7
 
 

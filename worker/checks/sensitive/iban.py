@@ -8,7 +8,11 @@ groups (any grouping) with any separators, mixed or not: one to three spaces
 or tabs, a hyphen, slash or dot with up to two spaces around it
 (``DE89 3704 0044 0532 0130 00``, ``HU85-1177-3016-...``,
 ``FR76/3000.6000 0112``); a line break may stand in for one where the IBAN
-wraps. Letters in any case. No label word is needed: a checksum, an exact
+wraps. The same separators may stand between the country code and the
+check digits (``BE 03 7310 1866 4084``, ``GB-29-NWBK-...``). Letters in any
+case; a lower-case country code set apart from its check digits needs the
+word IBAN shortly before it (``at 12 ...`` is prose). No label word is needed
+otherwise: a checksum, an exact
 length and a structure together are rare by chance, and they are what makes
 a wide choice of separators safe.
 
@@ -47,7 +51,7 @@ _LENGTHS = {entry[:2]: int(entry[2:]) for entry in _REGISTRY.split()}
 # so a long run never backtracks.
 _CANDIDATE = regex.compile(
     r"""
-    (?<![0-9A-Za-z])[A-Za-z]{2}[0-9]{2}
+    (?<![0-9A-Za-z])[A-Za-z]{2}(?:[\ \t]{0,2}[\-/.][\ \t]{0,2}|[\ \t]{1,3})?[0-9]{2}
     (?:(?:[\ \t]{0,2}[\-/.][\ \t]{0,2}|[\ \t]{1,3}|\ ?\r?\n[\ \t]*+)?[0-9A-Za-z]++){1,30}+
     (?![0-9A-Za-z])
     """,
@@ -58,7 +62,11 @@ _GROUP = regex.compile(r"[0-9A-Za-z]++")
 # Where a candidate can start: a country code and check digits not glued to a
 # word. Found from the digits, which the engine skips to fast; the candidate
 # pattern, starting at letters, would be tried at every word of the text.
-_START = regex.compile(r"[0-9](?<=(?<![0-9A-Za-z])[A-Za-z]{2}[0-9])[0-9]")
+_START = regex.compile(r"[0-9](?<=(?<![0-9A-Za-z])[A-Za-z]{2}[\ \t\-/.]{0,5}[0-9])[0-9]")
+
+# The word that lets a lower-case country code stand apart from its check digits.
+_LABEL = regex.compile(r"(?i)(?<![A-Za-z])iban(?![A-Za-z])")
+_LABEL_CHARS = 40
 
 
 def _valid(compact: str) -> bool:
@@ -69,13 +77,23 @@ def _valid(compact: str) -> bool:
     return True
 
 
+def _country_code_ok(text: str, start: int) -> bool:
+    """Whether the country code reads as one: glued to its check digits, in capitals,
+    or after the word IBAN. Lower-case and apart, it is a word ("at 12 ...", "be 03 ...")."""
+    code = text[start : start + 2]
+    if text[start + 2].isdigit() or code.isupper():
+        return True
+    return _LABEL.search(text, max(0, start - _LABEL_CHARS), start) is not None
+
+
 def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of IBANs in ``text``; see the module docstring for what counts."""
     budget = ctx.budget
     first = scan.search(_START, text, budget)
     if first is None:
         return
-    for match in scan.finditer(_CANDIDATE, text, budget, first.start() - 2):
+    # The country code and a separator stand at most seven characters before.
+    for match in scan.finditer(_CANDIDATE, text, budget, max(0, first.start() - 7)):
         budget.check()
         start = match.start()
         length = _LENGTHS.get(text[start : start + 2].upper())
@@ -90,6 +108,8 @@ def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
             if len(compact) >= length:
                 break
         if len(compact) != length:
+            continue
+        if not _country_code_ok(text, start):
             continue
         if _valid(compact.upper()):
             yield start, end

@@ -19,7 +19,11 @@ an internal word elsewhere than at the end (``corporation.com``,
 ``local.example.com``), the word ``localhost`` with no port or path after it
 (``the app runs on localhost``: prose, not an address), email addresses at
 internal domains (``jane@acme.corp``: the email detector's), file names and
-paths (``.env.local``, ``/etc/app.local``), and IPs that ``find_ip_address``
+paths (``.env.local``, ``/etc/app.local``), a ``.local`` name that is not shown to
+be a host (``threading.local``, ``foo.local()``, ``rc.local``, ``adduser.local``: a
+Python attribute or a file name; it is one with a port or path, after ``user@``, with
+a hyphen in it, or with a network word on its line: ``ping nas.local``, ``the printer
+at office.local``), and IPs that ``find_ip_address``
 leaves out (versions).
 """
 
@@ -69,6 +73,16 @@ _UNC = regex.compile(
     r"(?<![\\\p{L}0-9_])\\\\(?P<host>[\p{L}0-9][\p{L}0-9_.\-]*|\[[0-9A-Fa-f:.]+\])"
     r"\\[^\s\\<>\"'`|]+(?:\\[^\s\\<>\"'`|]+)*\\?"
 )
+# Words that make a bare ``.local`` name a machine on the network (mDNS), not a name in code.
+_HOST_WORD = regex.compile(
+    r"(?<![\p{L}0-9_])(?:ping|ssh|scp|sftp|rsync|curl|wget|telnet|nslookup|dig|traceroute|"
+    r"host|hostname|hosts|server|servers|connect|connects|connected|connection|resolve|resolves|"
+    r"resolved|mdns|bonjour|avahi|zeroconf|browser|browse|navigate|reach|reachable|url|domain|"
+    r"dns|printer|nas|router|camera|address|device|machine|dashboard|website|portal|"
+    r"http|https)(?![\p{L}0-9_])",
+    regex.IGNORECASE,
+)
+_HOST_WORD_CHARS = 40
 _TRAILING = ".,;:!?)]}*'\""
 
 
@@ -106,13 +120,28 @@ def _is_place(text: str, match: regex.Match[str]) -> bool:
     if match.group().lower() == "localhost" and _extend(text, end) == end:
         return False
     if not text.startswith("@", start - 1):
-        return True
+        return not match.group().lower().endswith(".local") or _local_host(text, start, end)
     if text.startswith(":", end) and not text[end + 1 : end + 2].isspace():
         return True
     # The line's start, but no further back than a login command can be.
     reach = max(0, start - _LOGIN_CHARS)
     line_start = text.rfind("\n", reach, start) + 1 or reach
     return _LOGIN_COMMAND.search(text, line_start, start) is not None
+
+
+def _local_host(text: str, start: int, end: int) -> bool:
+    """Whether a bare ``x.local`` is a host, not a Python attribute (``threading.local``,
+    ``foo.local()``) or a file (``rc.local``): a port or path follows, its name holds a
+    hyphen (no identifier does), or a network word stands near it on its line."""
+    if text.startswith("(", end):
+        return False
+    if _extend(text, end) != end or "-" in text[start:end]:
+        return True
+    line_start = text.rfind("\n", max(0, start - _HOST_WORD_CHARS), start) + 1
+    line_end = text.find("\n", end, end + _HOST_WORD_CHARS)
+    after = text[end : end + _HOST_WORD_CHARS if line_end < 0 else line_end]
+    before = text[max(line_start, start - _HOST_WORD_CHARS) : start]
+    return _HOST_WORD.search(before) is not None or _HOST_WORD.search(after) is not None
 
 
 def _extend(text: str, end: int) -> int:

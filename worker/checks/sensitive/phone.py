@@ -17,10 +17,19 @@ Counts:
   so ``0123 4567 89`` is an id and ``03-12-2026`` a date; 9 digits in the
   regions that write numbers in their own script (Bangkok's ``02 123 4567``,
   in Thai digits or ASCII ones);
+- other national numbers with a trunk 0, 10 or 11 digits (9 to 11 after a
+  phone word): split once after the area code (``(0116) 4960924``,
+  ``05113 14803``, ``030 1234567``) and valid in any region that dials a
+  trunk 0; written without separators (``0465188289``) and valid in one of
+  ``_NATIONAL_REGIONS``, and not an ISBN-10; after a phone word, valid in
+  any trunk-0 region however grouped;
 - toll-free vanity numbers with three capitals or more (``1-800-FLOWERS``,
   ``1 (888) GOT-JUNK``);
 - a bare run of 10 digits (or 11 starting with 1) only when a phone word
   (phone, call, text, mobile, tel, fax, SMS, WhatsApp...) comes shortly before.
+
+An extension written right after a number belongs to it (``386.848.1591x976``,
+``555-010-2030 ext. 12``, ``... #204``, ``... x12``): the span covers it.
 
 A North American, national or vanity shape is dropped when a label word
 shortly before it names an id (order, tracking, invoice, account, ticket...)
@@ -31,7 +40,7 @@ numbers (4-4-4-4), IP addresses, versions, ZIP+4 codes, order or ticket ids
 (a number glued to letters, ``#`` or another digit group: ``ORD-555-010-2030``,
 ``#5550102030``), a digit run inside a longer run, and national formats
 without a trunk 0 (Spain's ``912 345 678``) or grouped otherwise than their
-country writes them.
+country writes them, and the digits of an IBAN (``BE 03 7310 1866 4084``).
 """
 
 from __future__ import annotations
@@ -42,16 +51,23 @@ from functools import lru_cache
 
 import phonenumbers
 import regex
+from stdnum import isbn
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
+from turncheck.worker.checks.sensitive.iban import find_iban
 from turncheck.worker.checks.sensitive.spans import merged
 
 # Not glued to an id: no letter, digit, ``#``, or "word-"/"1." just before; no
 # further digit group just after.
 _BEFORE = r"(?<![\p{L}0-9_#+$€£]|[\p{L}0-9][\-./]|[0-9][ ,])"
-_AFTER = r"(?![\p{L}0-9_]|[\-./,][0-9])"
+# An extension may follow: "386.848.1591x976", "555-010-2030 ext. 12", "... #204".
+_EXTENSION = regex.compile(
+    r",?[ ]?(?:x|ext\.?|extn\.?|extension|\#)[ ]?[0-9]{1,6}(?![\p{L}0-9_]|[.,][0-9])",
+    regex.IGNORECASE,
+)
+_AFTER = rf"(?!(?i:(?!{_EXTENSION.pattern}))(?:[\p{{L}}0-9_]|[\-./,][0-9]))"
 
 _INTERNATIONAL = regex.compile(
     rf"""{_BEFORE}
@@ -73,8 +89,11 @@ _BARE = regex.compile(rf"{_BEFORE}1?[2-9][0-9]{{9}}{_AFTER}")
 # by one kind of separator: ``020 7946 0958``, ``01 42 68 53 00``, ``03-1234-5678``.
 _NATIONAL = regex.compile(
     rf"""{_BEFORE}
-    (?:0[1-9][0-9]{{0,3}}(?P<sep>[ .\-])|\(0[1-9][0-9]{{0,3}}\)(?P<sep>[ ]?))
-    [0-9]{{2,8}}(?:(?P=sep)[0-9]{{2,8}}){{0,3}}
+    (?:
+        (?:0[1-9][0-9]{{0,4}}(?P<sep>[ .\-])|\(0[1-9][0-9]{{0,4}}\)(?P<sep>[ ]?))
+        [0-9]{{2,8}}(?:(?P=sep)[0-9]{{2,8}}){{0,3}}
+      | 0[1-9][0-9]{{7,9}}
+    )
     {_AFTER}""",
     regex.VERBOSE,
 )
@@ -144,16 +163,52 @@ def _national(candidate: str, regions: tuple[str, ...] = _NATIONAL_REGIONS) -> b
     region writes, like ``0123 4567 89``, are ids."""
     groups = [len(group) for group in _GROUP.findall(candidate)]
     for region in regions:
-        try:
-            number = phonenumbers.parse(candidate, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if not phonenumbers.is_valid_number(number):
+        number = _valid_in(candidate, region)
+        if number is None:
             continue
         written = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
         if [len(group) for group in _GROUP.findall(written)] == groups:
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _national_loose(candidate: str, phone_word: bool) -> bool:
+    """Whether ``candidate``, a trunk-0 number not grouped its region's own way, still is
+    one: after a phone word, valid in any trunk-0 region; unlabelled, split once after the
+    area code (``(0116) 4960924``, ``030 1234567``) and valid in any trunk-0 region, or
+    written without separators and valid in one of the likely regions (``0465188289``)."""
+    groups = _GROUP.findall(candidate)
+    if phone_word:
+        return any(_valid_in(candidate, region) for region in _trunk_regions())
+    if len(groups) == 2 and 3 <= len(groups[0]) <= 6:
+        return any(_valid_in(candidate, region) for region in _trunk_regions())
+    if len(groups) == 1 and len(candidate) in (10, 11) and not isbn.is_valid(candidate):
+        return any(_valid_in(candidate, region) for region in _NATIONAL_REGIONS)
+    return False
+
+
+@lru_cache(maxsize=1)
+def _trunk_regions() -> tuple[str, ...]:
+    """Every region whose numbers are dialled nationally with a trunk 0, the likely ones
+    first: a number written with a phone word or split after its area code is tried in
+    each, as nobody says which country it is from. Read once, on first use: it loads
+    every region's metadata."""
+
+    def trunk_0(region: str) -> bool:
+        metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        return metadata is not None and metadata.national_prefix == "0"
+
+    others = phonenumbers.SUPPORTED_REGIONS - set(_NATIONAL_REGIONS)
+    return (*_NATIONAL_REGIONS, *sorted(r for r in others if trunk_0(r)))
+
+
+def _valid_in(candidate: str, region: str) -> phonenumbers.PhoneNumber | None:
+    try:
+        number = phonenumbers.parse(candidate, region)
+    except phonenumbers.NumberParseException:
+        return None
+    return number if phonenumbers.is_valid_number(number) else None
 
 
 def _international(text: str, start: int, end: int) -> int | None:
@@ -201,7 +256,17 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         vanity = _VANITY.search(text, max(0, hint.start() - 3), hint.start() + 16)
         if vanity is not None and _label(text, vanity.start()) != "id":
             spans.append(vanity.span())
-    yield from merged(spans)
+    # The digits of an IBAN ("BE 03 7310 1866 4084") are the IBAN's, not a phone number's.
+    ibans = list(find_iban(text, ctx)) if spans else []
+    for start, end in merged(spans):
+        if not any(start < iban_end and iban_start < end for iban_start, iban_end in ibans):
+            yield start, _with_extension(text, end)
+
+
+def _with_extension(text: str, end: int) -> int:
+    """``end`` moved past an extension written right after the number."""
+    extension = _EXTENSION.match(text, end)
+    return end if extension is None else extension.end()
 
 
 def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tuple[int, int]]:
@@ -213,12 +278,11 @@ def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tup
             end = start + text.rfind(match.group("sep") or " ", start, end) - start
         candidate = text[start:end]
         digits = sum("0" <= ch <= "9" for ch in candidate)
+        label = _label(text, start)
+        if digits not in _NATIONAL_DIGITS or label == "id":
+            continue
         regions = _NINE_DIGIT_REGIONS if digits == 9 else _NATIONAL_REGIONS
-        if (
-            digits in _NATIONAL_DIGITS
-            and _label(text, start) != "id"
-            and _national(candidate, regions)
-        ):
+        if _national(candidate, regions) or _national_loose(candidate, label == "phone"):
             yield start, end
 
 
