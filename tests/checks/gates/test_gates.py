@@ -5,11 +5,13 @@ from __future__ import annotations
 import threading
 
 import pytest
+from stdnum import iban
 
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.gates import GATED_CHARS, Atom, Gates, available, engine_name, use
 from turncheck.worker.checks.gates.detectors import detector_gates
 from turncheck.worker.checks.gates.literals import pattern_gate, phrase_gates
+from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext
 from turncheck.worker.checks.textmap import fold, normalize
 
 ENGINES = available()
@@ -70,6 +72,32 @@ def test_gates_open_for_disguised_forms(engine: str, detector: str, text: str) -
     """Disguises detectors are taught to read (other dashes, digits and separators,
     obfuscated emails, odd case) never shut a gate."""
     assert detector in _opened(text, engine, ("acme.example",))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("detector", "text"),
+    [
+        ("iban", "IBAN be {} 7310 1866 4084".format(iban.calc_check_digits("BE00731018664084"))),
+        (
+            "iban",
+            "GB-{}-NWBK-6016-1331-9268-19".format(iban.calc_check_digits("GB00NWBK60161331926819")),
+        ),
+        ("phone", "Mobile: 0465188289"),
+        ("phone", "(0116) 4960924"),
+        ("phone", "386.848.1591x976"),
+        ("date_of_birth", "Please tell me your date of birth. It's 6/24/1991"),
+        ("date_of_birth", "DOB: March 4th '82"),
+        ("drivers_license", "DL# 1234567A"),
+        ("drivers_license", "Driving licence: MORGA753116SM9IJ"),
+        ("internal_links", "ping my-nas.local"),
+    ],
+)
+def test_gates_open_for_the_widened_formats(engine: str, detector: str, text: str) -> None:
+    """Every format a detector was widened to read is found by it and opens its gate."""
+    found = DETECTORS[detector](normalize(text, Budget.unlimited()).text, DetectorContext())
+    assert list(found)
+    assert detector in _opened(text, engine)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from stdnum import luhn
+from stdnum import ean, luhn
 
-from turncheck.worker.checks.sensitive.cards import find_card
+from turncheck.worker.checks.sensitive.cards import find_card, is_card_number
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 CTX = DetectorContext()
@@ -209,3 +209,44 @@ def test_a_run_of_same_separated_groups_is_not_searched_for_a_card_inside() -> N
     """Only where the separator changes can a card start: no window slides over a run."""
     inside = "1234 " + grouped(VISA16, (4, 4, 4, 4))
     assert found(f"Codes {inside} end.") == []
+
+
+def _barcode(body: str) -> str:
+    """An EAN-13 starting with ``body`` whose digits also pass Luhn: a test number."""
+    for n in range(1000):
+        head = f"{body}{n:03d}"
+        code = head + ean.calc_check_digit(head)
+        if luhn.is_valid(code):
+            return code
+    raise AssertionError("no barcode found")
+
+
+EAN = _barcode("400638133")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"EAN {EAN}",
+        f"Barcode: {EAN} (on the box)",
+        f"UPC/EAN {EAN} is out of stock.",
+        f"GTIN-13: {EAN}",
+        f"Scan {EAN}, the EAN printed on the label.",
+    ],
+)
+def test_a_labelled_product_barcode_is_not_a_card(text: str) -> None:
+    """A Luhn-valid barcode labelled EAN, UPC, GTIN or barcode is a product's, not a card."""
+    assert EAN[0] == "4" and is_card_number(EAN)  # it would be a Visa number otherwise
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Card {EAN} was declined.",
+        f"The EAN scanner was bought with card {card('411111111111111')}.",
+    ],
+)
+def test_a_card_word_closer_than_a_barcode_word_keeps_a_card(text: str) -> None:
+    """A card word closer to the number than a barcode word makes it a card still."""
+    assert len(found(text)) == 1

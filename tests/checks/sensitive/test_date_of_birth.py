@@ -83,3 +83,55 @@ def test_ignores_dates_without_a_birth_label(text: str) -> None:
 def test_only_the_labelled_date_counts() -> None:
     """A second date after a date of birth belongs to its own label."""
     assert found("DOB 03/04/1985, appointment 05/06/2025") == ["03/04/1985"]
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Please tell me your date of birth. It's 6/24/1991", "6/24/1991"),
+        ("What's your DOB? 24.06.1991", "24.06.1991"),
+        ("Born? March 4th, 1982.", "March 4th, 1982"),
+        ("Can you confirm your date of birth?\n\nSure, it's 2 Feb 1979.", "2 Feb 1979"),
+        ("When were you born? It was 1988-11-30.", "1988-11-30"),
+        ("What is the patient's birth date? Mine is 7/1/64", "7/1/64"),
+    ],
+)
+def test_a_date_answering_the_sentence_before_counts(text: str, date: str) -> None:
+    """A date that opens its sentence answers a birth word in the sentence just before."""
+    assert found(text) == [date]
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("DOB: March 4th '82", "March 4th '82"),
+        ("Date of birth 4 Mar 82", "4 Mar 82"),
+        ("DOB 1982 March 4", "1982 March 4"),
+        ("Birth date: 1982, 4 March", "1982, 4 March"),
+        ("Date of birth: Sept. 9th, 1990", "Sept. 9th, 1990"),
+        ("DOB: 09/Sep/1990", "09/Sep/1990"),
+        ("I was born on the 1st of May 2001.", "1st of May 2001"),
+    ],
+)
+def test_dates_with_month_names_in_any_order_count(text: str, date: str) -> None:
+    """Month-name dates count in any order, with ordinal days and two-digit years."""
+    assert found(text) == [date]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks for your date of birth. Your appointment is on 6/24/2026.",
+        "Please tell me your date of birth. Your order shipped 6/24/2025.",
+        "Date of birth noted. Delivery: 6/24/2026",
+        "We store your date of birth safely, as the law asks of every company here. "
+        "It's 6/24/2026 that the new rules start.",
+        "What is your date of birth? For example: 01/31/1990.",
+        "Birthday reminders go out monthly. It's 6/24/2026 next.",
+        "Date of birth is required. The meeting is 3 March 2026.",
+    ],
+)
+def test_a_birth_word_in_an_earlier_sentence_does_not_label_other_dates(text: str) -> None:
+    """Appointment, order and delivery dates, dates far from a birth word, examples and
+    dates after a birth word about something else stay out."""
+    assert found(text) == []

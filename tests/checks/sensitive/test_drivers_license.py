@@ -70,3 +70,40 @@ def test_ignores_unlabelled_and_other_numbers(text: str) -> None:
     """Numbers without a driver's license label, or labelled as something else, are not
     license numbers: a bare "license" is a business, professional or hunting license too."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Driver's license: 482913", "482913"),
+        ("DL# 1234567A on file", "1234567A"),
+        ("Driver's license no. 4829137746512", "4829137746512"),
+        ("DL V482913 was scanned.", "V482913"),
+        ("UK driving licence: MORGA753116SM9IJ", "MORGA753116SM9IJ"),
+        ("driving licence number WHITE851029DW9AB 12 please", "WHITE851029DW9AB 12"),
+        ("Ontario driver's licence A1234-56789-01234", "A1234-56789-01234"),
+        ("Quebec driver's licence L4829-130781-09", "L4829-130781-09"),
+        ("Nova Scotia driver's licence SMITH150780001", "SMITH150780001"),
+        ("Manitoba driver licence DO-EJ-AN-E123K, thanks", "DO-EJ-AN-E123K"),
+    ],
+)
+def test_finds_more_state_provincial_and_uk_formats(text: str, number: str) -> None:
+    """Six- and thirteen-digit, letter-suffixed, Canadian and UK formats count when labelled."""
+    assert found(text) == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Order 482913 shipped; the driver's license check is done.",
+        "MORGA753116SM9IJ is the part code.",
+        "Driver's license: none. Call 0161 496 0123.",
+        "DL amount 123456 dollars",
+        "Driver's license on file; invoice 4829137746512 is paid.",
+        "Driver's license renewed 2026-01-15.",
+        "Your licence no. 482913 is for fishing.",
+    ],
+)
+def test_wider_formats_still_need_a_drivers_license_label(text: str) -> None:
+    """The wider shapes are licences only as the closest label says so."""
+    assert found(text) == []

@@ -103,3 +103,50 @@ def test_an_iban_split_by_a_zero_width_space_is_still_found() -> None:
 
     text = "IBAN FI21 12345600000785 please"
     assert [text[s:e] for s, e in find_iban(text, DetectorContext())] == ["FI21 12345600000785"]
+
+
+def apart(compact: str, sep: str) -> str:
+    """``compact`` printed with ``sep`` after the country code, the check digits and each
+    group of four."""
+    body = compact[4:]
+    groups = [compact[:2], compact[2:4]] + [body[i : i + 4] for i in range(0, len(body), 4)]
+    return sep.join(groups)
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        apart(BE, " "),
+        apart(GB, "-"),
+        apart(DE, "."),
+        apart(FR, " / "),
+        apart(NO, "  "),
+        apart(GB, " ").replace(GB[:2], GB[:2].lower(), 1),
+    ],
+)
+def test_finds_ibans_with_the_country_code_apart_from_its_check_digits(number: str) -> None:
+    """A separator between the country code and the check digits, as between the groups,
+    keeps an IBAN an IBAN, in any case after the word IBAN."""
+    assert found(f"IBAN: {number} please.") == [number]
+
+
+def test_a_spaced_iban_in_capitals_needs_no_label() -> None:
+    """A capital country code set apart from its check digits counts without a label."""
+    number = apart(BE, " ")
+    assert found(f"Pay into {number} today.") == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A word that is a country code, a space, and digits that happen to follow.
+        f"Meet me at {BE[2:4]} {BE[4:8]} {BE[8:12]} {BE[12:]} tomorrow.",
+        f"Spaced but wrong: {apart(DE, ' ')[:-1]}{(int(DE[-1]) + 1) % 10}.",
+        f"Spaced and short: {apart(BE, ' ')[:-2]}.",
+        f"Glued: X{apart(BE, ' ')}.",
+    ],
+)
+def test_a_spaced_country_code_still_needs_the_checksum_and_length(text: str) -> None:
+    """A spaced candidate is held to mod-97 and the country's length; a lower-case word
+    before digits is not a country code without the word IBAN."""
+    assert found(text) == []

@@ -102,3 +102,35 @@ def test_finds_windows_shares_on_lan_hosts(text: str, expected: list[str]) -> No
 def test_ignores_public_hosts_emails_and_files(text: str) -> None:
     """Public addresses, internal words elsewhere than the suffix, emails and file names do not count."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep per-thread state in threading.local so workers do not share it.",
+        "Debian reads adduser.local after creating the account.",
+        "Put the command in rc.local to run it at boot.",
+        "Call ctx = foo.local() first.",
+        "werkzeug.local and contextvars both work here.",
+    ],
+)
+def test_a_local_attribute_or_file_name_is_not_a_host(text: str) -> None:
+    """A ``.local`` name in code or prose without a host's signs is an attribute or a file."""
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Try ping nas.local from the laptop.", ["nas.local"]),
+        ("The dashboard is at grafana.local:3000/d/x.", ["grafana.local:3000/d/x"]),
+        ("Files are on my-nas.local now.", ["my-nas.local"]),
+        ("ssh pi@raspberrypi.local", ["raspberrypi.local"]),
+        ("Set the hostname to octopi.local and reboot.", ["octopi.local"]),
+        ("Open http://homeassistant.local:8123 in a browser.", ["http://homeassistant.local:8123"]),
+    ],
+)
+def test_a_local_name_used_as_a_host_counts(text: str, expected: list[str]) -> None:
+    """A ``.local`` name with a port or path, in a URL, after ``user@``, with a hyphen or
+    beside a network word is a host on the local network."""
+    assert found(text) == expected

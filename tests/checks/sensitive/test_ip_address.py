@@ -90,3 +90,34 @@ def test_an_address_near_a_version_word_in_another_sentence_or_with_a_closer_net
     text: str, address: str
 ) -> None:
     assert found(text) == [address]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pip install wireguard-manager==0.0.2.2",
+        "Pin requests-toolbelt>=1.2.3.4 and urllib3<=2.0.0.1 in the lock file.",
+        "Use foo ~= 3.1.4.1 or bar!=1.0.0.1.",
+        "Set the dependency to ^4.2.0.1 in package.json.",
+        "Windows version 10.0.19041.1 is required.",
+        "Tested on v1.2.3.4 only.",
+    ],
+)
+def test_version_pins_are_not_addresses(text: str) -> None:
+    """A four-part version after a pin operator (==, >=, <=, ~=, !=, ^) is not an IP."""
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("host=10.20.30.40 port=22", ["10.20.30.40"]),
+        ("<td>192.168.1.10</td>", ["192.168.1.10"]),
+        ("if ip == 203.0.113.9: block()", ["203.0.113.9"]),
+    ],
+)
+def test_addresses_after_an_equals_sign_or_a_tag_still_count(
+    text: str, expected: list[str]
+) -> None:
+    """A single = or a markup tag before an address does not make it a version."""
+    assert found(text) == expected

@@ -1,6 +1,7 @@
 """find_phone: international and North American phone numbers, not other numbers."""
 
 import pytest
+from stdnum import iban, isbn
 
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
@@ -125,3 +126,68 @@ def test_national_numbers_in_another_scripts_digits_are_found(stored: str) -> No
 
 def test_nine_digit_ids_in_european_groupings_are_not_phone_numbers() -> None:
     assert found("Use code 0123-456-78 or ref 012 345 678 at checkout.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ring the shop on (0116) 4960321.", ["(0116) 4960321"]),
+        ("Büro: 030 1234567", ["030 1234567"]),
+        ("Zentrale 05113 14803, Mo-Fr.", ["05113 14803"]),
+        ("Mobile: 0465188289", ["0465188289"]),
+        ("Leave a message at 0161 496 0123 please", ["0161 496 0123"]),
+        ("Le standard: 06 12 34 56 78.", ["06 12 34 56 78"]),
+        ("Our Sydney desk: 0298765432", ["0298765432"]),
+        ("Phone 0612-345678 after six.", ["0612-345678"]),
+    ],
+)
+def test_finds_national_numbers_with_a_trunk_zero_however_split(
+    text: str, expected: list[str]
+) -> None:
+    """A trunk-0 national number valid in a country's plan counts split after its area
+    code, unsplit, or any way after a phone word."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Call 386.848.1591x976 today", ["386.848.1591x976"]),
+        ("Desk: 555-010-2030 ext. 12.", ["555-010-2030 ext. 12"]),
+        ("Desk: (555) 010-2030 Ext 4411", ["(555) 010-2030 Ext 4411"]),
+        ("Front office 555 010 2030 #204", ["555 010 2030 #204"]),
+        ("Call +44 20 7946 0958 x12", ["+44 20 7946 0958 x12"]),
+        ("Call 020 7946 0123 extension 7", ["020 7946 0123 extension 7"]),
+    ],
+)
+def test_an_extension_after_a_number_is_part_of_it(text: str, expected: list[str]) -> None:
+    """An extension written right after a number (x, ext., extension, #) is reported with it."""
+    assert found(text) == expected
+
+
+# A Belgian IBAN whose account digits also read as a national phone number, and an
+# ISBN-10 shaped like an unsplit trunk-0 number; both computed.
+_BE = "BE" + iban.calc_check_digits("BE00" + "046518828912") + "046518828912"
+_ISBN = next(f"030640615{d}" for d in "0123456789" if isbn.is_valid(f"030640615{d}"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"IBAN {_BE[:4]} {_BE[4:8]} {_BE[8:12]} {_BE[12:]} on file.",
+        f"IBAN {_BE[:2]} {_BE[2:4]} {_BE[4:8]} {_BE[8:12]} {_BE[12:]} on file.",
+        f"Send it to {_BE[:2]}-{_BE[2:4]}-{_BE[4:8]}-{_BE[8:12]}-{_BE[12:]}.",
+        f"The reprint {_ISBN} is in stock.",
+        "Order 0465188289 has shipped.",
+        "Tracking 0298765432 arrives Monday.",
+        "Lot 0123 4567 89 was recalled.",
+        "Released 2026-01-15 at 10:30, build 10.0.19041.1, total $1,249.99.",
+        "Postcodes 01067 and 80331, years 1999 2000 2001.",
+        "Item #0465188289 is back.",
+        "Open 09 00 to 17 30.",
+    ],
+)
+def test_widened_national_formats_leave_other_numbers_alone(text: str) -> None:
+    """IBAN digits, ISBNs, order and tracking numbers, ids, dates, times, versions, prices,
+    postal codes and years are not phone numbers."""
+    assert found(text) == []

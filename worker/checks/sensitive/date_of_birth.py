@@ -10,7 +10,9 @@ labels it before; never across another date. Across a sentence break only
 one way: a date opening its sentence (a few words first: "It's") answers the
 sentence just before it when that one's last label is a birth word ending at
 most 100 characters before the date ("Please tell me your date of birth.
-It's 6/24/1991", "Born? March 4th, 1982."). The span is the date itself.
+It's 6/24/1991", "Born? March 4th, 1982."), and what opens the date's
+sentence is an answer's words ("Sure, it's", "Mine is"; not "The meeting
+is"). The span is the date itself.
 
 Birth words are strong or weak. Strong ones name the field and always count:
 "date of birth", "DOB", "D.O.B.", "birth date", "birthdate", "date de
@@ -79,6 +81,17 @@ _BREAK_AFTER = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n")
 # A date may answer the sentence before its own: it opens its sentence (a few words
 # first: "It's", "Sure, mine is") and the birth word ends close enough before it.
 _LEAD_CHARS = 24
+# The words such an answer opens with; any other ("The meeting is ...") makes it
+# a new statement about something else.
+_ANSWER_WORDS = frozenset(
+    (
+        *("sure", "yes", "yeah", "yep", "ok", "okay", "of", "course", "certainly", "it"),
+        *("it's", "its", "is", "was", "that's", "that", "mine", "mine's", "my", "his", "her"),
+        *("their", "would", "be", "the", "on", "i", "i'm", "am", "he", "she", "they", "were"),
+        *("here", "you", "go", "um", "uh", "so", "and", "dob", "born", "date", "birth"),
+    )
+)
+_WORD = regex.compile(r"[a-z']+")
 _ASKED_CHARS = 100
 
 # Each word's longest piece is a substring every text is searched for before
@@ -202,6 +215,9 @@ def _asked_before(
     tell me your date of birth. It's 6/24/1991"): the date opens its own sentence, and the
     birth word is the last label of the one before, close enough."""
     if start - sentence.end() > _LEAD_CHARS:
+        return False
+    lead = text[sentence.end() : start].casefold().replace("\u2019", "'")
+    if not _ANSWER_WORDS.issuperset(_WORD.findall(lead)):
         return False
     lo = max(start - _ASKED_CHARS, previous_end)
     earlier = _BREAK.search(text, lo, sentence.start())

@@ -9,7 +9,7 @@ all eight groups.
 Does not count: longer dotted runs (``1.2.3.4.5``), dates (``10.11.2026``),
 version, build and section numbers (``v1.2.3.4``, ``version 1.2.3.4``,
 ``section 1.2.3.4``), version pins (``pkg==0.0.2.2``, ``pkg>=1.2.3.4``,
-``~=``, ``^``), times and timestamps (``10:30:00``), MAC addresses and
+``~=``, ``^``; a spaced ``==`` is a comparison), times and timestamps (``10:30:00``), MAC addresses and
 other colon-separated hex that is not a valid IPv6, a bare ``::``, and
 addresses glued to letters (``std::vector``, ``build12.0.0.1``).
 
@@ -75,8 +75,10 @@ _SENTENCE_END = regex.compile(r"[.!?;](?:\s|$)|\n")
 # 203.0.113.9": the version is the first one's).
 _NUMBER = regex.compile(r"[0-9]+(?:[.:][0-9]+)*")
 _LAST_NUMBER = regex.compile(r"[0-9]+(?:[.:][0-9]+)*", regex.REVERSE)
-# A version pin's operator right before it: "pkg==0.0.2.2", "pkg>=1.2.3.4", "~=", "^".
-_PIN = regex.compile(r"(?:[=!~<>]=|[~^])[ ]?$")
+# A version pin's operator right before it: glued to a package name ("pkg==0.0.2.2",
+# "pkg>=1.2.3.4"), or one only pins use ("~= 1.2.3.4", "^4.2.0.1", ">= 1.2.3.4"). A
+# spaced "==" or "!=" is a comparison in code: "if ip == 203.0.113.9".
+_PIN = regex.compile(r"(?:[\p{L}0-9_\-\]][=!~<>]=|(?:[~<>]=|[~^])[ ]?)$")
 _CONNECTIVE = regex.compile(r"\s*(?:to|and|or|through|vs\.?|-+>?|→)\s*", regex.IGNORECASE)
 _LABEL_BEFORE_CHARS = 48
 _LABEL_AFTER_CHARS = 32
@@ -106,7 +108,7 @@ def _ipv4(text: str, budget: Budget) -> Iterator[tuple[int, int, IPAddress]]:
     for match in scan.finditer(_IPV4, text, budget):
         if _VERSION_WORD.search(text, max(0, match.start() - 16), match.start()):
             continue
-        if _PIN.search(text, max(0, match.start() - 3), match.start()):
+        if _PIN.search(text, max(0, match.start() - 4), match.start()):
             continue
         if _named_a_version(text, match.start(), match.end()):
             continue
