@@ -191,3 +191,28 @@ def test_widened_national_formats_leave_other_numbers_alone(text: str) -> None:
     """IBAN digits, ISBNs, order and tracking numbers, ids, dates, times, versions, prices,
     postal codes and years are not phone numbers."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Phone 08-12 34 56 after lunch.", ["08-12 34 56"]),
+        ("Ring me on 01512 3456789.", ["01512 3456789"]),
+        ("Call 011 2345-6789 in the morning.", ["011 2345-6789"]),
+    ],
+)
+def test_after_a_phone_word_a_national_number_may_mix_separators(
+    text: str, expected: list[str]
+) -> None:
+    """After a phone word, 8 to 12 trunk-0 digits valid in a national plan count however
+    split."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Call me on 05.12.2026 10:30.", "Call back 05 12 2026.", "Call at 09 30 or 10 15."],
+)
+def test_a_phone_word_does_not_make_a_date_or_time_a_number(text: str) -> None:
+    """Dates and times after a phone word stay dates and times."""
+    assert found(text) == []

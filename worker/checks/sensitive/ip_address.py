@@ -9,9 +9,9 @@ all eight groups.
 Does not count: longer dotted runs (``1.2.3.4.5``), dates (``10.11.2026``),
 version, build and section numbers (``v1.2.3.4``, ``version 1.2.3.4``,
 ``section 1.2.3.4``), version pins (``pkg==0.0.2.2``, ``pkg>=1.2.3.4``,
-``~=``, ``^``; a spaced ``==`` is a comparison), times and timestamps (``10:30:00``), MAC addresses and
-other colon-separated hex that is not a valid IPv6, a bare ``::``, and
-addresses glued to letters (``std::vector``, ``build12.0.0.1``).
+``~=``, ``^``; a spaced ``==`` is a comparison), times and timestamps
+(``10:30:00``), MAC addresses and other colon-separated hex that is not a
+valid IPv6, a bare ``::``, and addresses glued to letters (``std::vector``, ``build12.0.0.1``).
 
 A dotted quad is a version when the word closest to it in its sentence names
 one: before it (``the app version is 10.2.0.1``, ``updated the app to

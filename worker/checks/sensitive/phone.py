@@ -90,9 +90,9 @@ _BARE = regex.compile(rf"{_BEFORE}1?[2-9][0-9]{{9}}{_AFTER}")
 _NATIONAL = regex.compile(
     rf"""{_BEFORE}
     (?:
-        (?:0[1-9][0-9]{{0,4}}(?P<sep>[ .\-])|\(0[1-9][0-9]{{0,4}}\)(?P<sep>[ ]?))
-        [0-9]{{2,8}}(?:(?P=sep)[0-9]{{2,8}}){{0,3}}
-      | 0[1-9][0-9]{{7,9}}
+        (?:0[1-9][0-9]{{0,4}}[ .\-]|\(0[1-9][0-9]{{0,4}}\)[ .\-]?)
+        [0-9]{{1,8}}(?:[ .\-][0-9]{{1,8}}){{0,4}}
+      | 0[1-9][0-9]{{7,10}}
     )
     {_AFTER}""",
     regex.VERBOSE,
@@ -106,6 +106,14 @@ _NATIONAL_REGIONS = (
     "CN", "IN", "ZA", "TR", *_SCRIPT_REGIONS,
 )  # fmt: skip
 _NATIONAL_DIGITS = (9, 10, 11)
+# Lengths a national number may have when grouped otherwise than its region writes it
+# (Sweden's 8 digits after a phone word, Germany's 12-digit mobiles).
+_LOOSE_DIGITS = (8, 9, 10, 11, 12)
+_SEPARATORS = re.compile(r"[ .\-]")
+# A date or a time at the start of a candidate, or right after it: "05.12.2026",
+# "05 12 2026 10:30". Never a phone number, whatever a phone word says.
+_DATE_START = re.compile(r"\(?[0-9]{1,2}\)?[ .\-][0-9]{1,2}[ .\-](?:19|20)[0-9]{2}(?![0-9])")
+_TIME = re.compile(r"[0-9][:h][0-5][0-9]")
 # Nine digits are national only where those regions write them so (Bangkok's "02 123
 # 4567"): in Europe's formats too many nine-digit ids would read as phone numbers.
 _NINE_DIGIT_REGIONS = _SCRIPT_REGIONS
@@ -175,13 +183,15 @@ def _national(candidate: str, regions: tuple[str, ...] = _NATIONAL_REGIONS) -> b
 @lru_cache(maxsize=4096)
 def _national_loose(candidate: str, phone_word: bool) -> bool:
     """Whether ``candidate``, a trunk-0 number not grouped its region's own way, still is
-    one: after a phone word, valid in any trunk-0 region; unlabelled, split once after the
-    area code (``(0116) 4960924``, ``030 1234567``) and valid in any trunk-0 region, or
-    written without separators and valid in one of the likely regions (``0465188289``)."""
+    one: after a phone word, 8 to 12 digits valid in any trunk-0 region; unlabelled, 9 to
+    12 digits split once after the area code (``(0116) 4960924``, ``030 1234567``) and
+    valid in any trunk-0 region, or 10 or 11 written without separators and valid in one
+    of the likely regions (``0465188289``)."""
     groups = _GROUP.findall(candidate)
+    digits = sum(len(group) for group in groups)
     if phone_word:
         return any(_valid_in(candidate, region) for region in _trunk_regions())
-    if len(groups) == 2 and 3 <= len(groups[0]) <= 6:
+    if len(groups) == 2 and 3 <= len(groups[0]) <= 6 and digits >= 9:
         return any(_valid_in(candidate, region) for region in _trunk_regions())
     if len(groups) == 1 and len(candidate) in (10, 11) and not isbn.is_valid(candidate):
         return any(_valid_in(candidate, region) for region in _NATIONAL_REGIONS)
@@ -273,16 +283,23 @@ def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tup
     for match in scan.finditer(_NATIONAL, text, budget, pos, endpos):
         budget.check()
         start, end = match.span()
+        label = _label(text, start)
+        if label == "id" or _DATE_START.match(text, start, end):
+            continue
+        if _TIME.search(text, start, min(len(text), end + 3)):
+            continue
+        phone_word = label == "phone"
+        longest = _LOOSE_DIGITS[-1] if phone_word else _NATIONAL_DIGITS[-1]
         # "020 7946 0958 2 times": drop trailing groups past a national number's length.
-        while sum("0" <= ch <= "9" for ch in text[start:end]) > _NATIONAL_DIGITS[-1]:
-            end = start + text.rfind(match.group("sep") or " ", start, end) - start
+        while sum("0" <= ch <= "9" for ch in text[start:end]) > longest:
+            end = start + max(text.rfind(sep, start, end) for sep in " .-") - start
         candidate = text[start:end]
         digits = sum("0" <= ch <= "9" for ch in candidate)
-        label = _label(text, start)
-        if digits not in _NATIONAL_DIGITS or label == "id":
-            continue
         regions = _NINE_DIGIT_REGIONS if digits == 9 else _NATIONAL_REGIONS
-        if _national(candidate, regions) or _national_loose(candidate, label == "phone"):
+        one_separator = len(set(_SEPARATORS.findall(candidate))) <= 1
+        if (digits in _NATIONAL_DIGITS and one_separator and _national(candidate, regions)) or (
+            digits in _LOOSE_DIGITS and _national_loose(candidate, phone_word)
+        ):
             yield start, end
 
 
