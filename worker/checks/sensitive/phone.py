@@ -291,8 +291,11 @@ def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tup
         phone_word = label == "phone"
         longest = _LOOSE_DIGITS[-1] if phone_word else _NATIONAL_DIGITS[-1]
         # "020 7946 0958 2 times": drop trailing groups past a national number's length.
-        while sum("0" <= ch <= "9" for ch in text[start:end]) > longest:
-            end = start + max(text.rfind(sep, start, end) for sep in " .-") - start
+        while end > start and sum("0" <= ch <= "9" for ch in text[start:end]) > longest:
+            # No separator left ("(0116)4960924123"): the cut is -1 and the loop ends.
+            end = max(text.rfind(sep, start, end) for sep in " .-")
+        if end <= start:
+            continue
         candidate = text[start:end]
         digits = sum("0" <= ch <= "9" for ch in candidate)
         regions = _NINE_DIGIT_REGIONS if digits == 9 else _NATIONAL_REGIONS
