@@ -1,30 +1,28 @@
 """``find_credentials``: API keys, tokens and private keys of common providers.
 
-Counts (prefixes are case-sensitive, as the providers issue them): AWS access
-key ids (``AKIA``/``ASIA`` + 16) and secret keys (40 characters of mixed
-case and digits, only with an AWS-secret word shortly before); Stripe secret
-and restricted keys (``sk_``/``rk_`` live or test) and webhook signing
-secrets (``whsec_``), GitHub (``ghp_ gho_ ghu_ ghs_ ghr_ github_pat_``),
-GitLab (``glpat-``), Slack tokens (``xoxb- xoxp- xoxa- xoxr- xapp-``) and
-webhook URLs, Google API keys (``AIza`` + 35), OAuth client secrets
-(``GOCSPX-``) and OAuth tokens (``ya29.``), OpenAI (``sk-``, ``sk-proj-``),
-Anthropic (``sk-ant-``), Hugging Face (``hf_``), SendGrid (``SG.x.y``), npm
-(``npm_``), Twilio ``SK``/``AC`` + 32 hex with a Twilio word nearby and auth
-tokens (32 lower-case hex with "twilio" itself shortly before, as in
-``TWILIO_AUTH_TOKEN=``), Azure ``AccountKey=`` and ``SharedAccessKey=``
-values, the token after ``Bearer``, the ``user:password`` of a URL
-(``postgres://admin:s3cret@db``: the user info is the span), JWTs whose
-header decodes to JSON with ``"alg"``, and PEM/PGP private key blocks
-(through the END line, or the BEGIN line and the base64 lines under it when
-END is missing).
+Counts every format of ``credential_formats.FORMATS`` (prefixes case-sensitive,
+as the providers issue them; the list with each format in words is
+``docs/credentials.md``): one scan finds every format's anchor, and each hit is
+matched against the formats of that anchor alone, at its position. Besides
+the table, by code of its own: AWS secret keys (40 characters of mixed case
+and digits, only with an AWS-secret word shortly before), Twilio ``SK``/``AC``
++ 32 hex with a Twilio word nearby and auth tokens (32 lower-case hex with
+"twilio" itself shortly before, as in ``TWILIO_AUTH_TOKEN=``), the token
+after ``Bearer``, the ``user:password`` of a URL (``postgres://admin:s3cret@db``:
+the user info is the span), JWTs whose header decodes to JSON with ``"alg"``,
+PEM/PGP/OpenSSH private key blocks (through the END line, or the BEGIN line
+and the base64 lines under it when END is missing) and PuTTY key files.
 
 Does not count: the example keys AWS prints throughout its documentation
 (``AKIAIOSFODNN7EXAMPLE`` and its secret ``wJalrXUtnFEMI/K7MDENG/...EXAMPLEKEY``,
-a handful of values: an agent quoting the docs leaks nobody's key; other keys
-with ``EXAMPLE`` inside still count), a prefix alone or with too few
-characters after it (``sk-``, ``AKIA``), placeholders without digits
-(``Bearer YOUR_TOKEN``) or made mostly of one character
-(``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``), a URL's user without a password
+and the few other values providers print in their docs,
+``credential_formats.DOCUMENTED_EXAMPLES``: an agent quoting the docs leaks
+nobody's key; other keys with ``EXAMPLE`` inside still count), a prefix alone
+or with too few characters after it (``sk-``, ``AKIA``), placeholders without
+digits (``Bearer YOUR_TOKEN``), masks: a part after the prefix made mostly of
+one character or of two (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``,
+``sk_live_****``), or holding a stand-in word (``REDACTED``, ``YOUR``,
+``xxxx``), a URL's user without a password
 (``ssh://git@host``) or with a stand-in for one
 (``user:password@``, ``user:${DB_PASSWORD}@``, ``user:<pass>@``), Stripe
 publishable keys (``pk_live_``: public by design, shipped to browsers), UUIDs,
