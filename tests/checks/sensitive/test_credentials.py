@@ -175,3 +175,47 @@ def test_ignores_stripe_publishable_keys() -> None:
 def test_ignores_urls_without_a_real_password(text: str) -> None:
     """A URL's user alone, or a stand-in for its password, is not a credential."""
     assert found(text) == []
+
+
+def test_finds_a_whole_putty_key_file() -> None:
+    """A PuTTY key file is one finding from its header through the Private-MAC line."""
+    putty = (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\n"
+        f"{BODY[:44]}\nPrivate-Lines: 1\n{BODY[:44]}\nPrivate-MAC: {HEX32}"
+    )
+    assert found(f"My key file:\n{putty}\nthanks") == [putty]
+
+
+def test_finds_encrypted_and_pkcs8_private_key_blocks() -> None:
+    """Every PRIVATE KEY label is a private key block, not only the RSA/EC/OpenSSH ones."""
+    for label in ("ENCRYPTED PRIVATE KEY", "PRIVATE KEY", "ANY PRIVATE KEY"):
+        block = f"{DASHES}BEGIN {label}{DASHES}\n{BODY}\n{DASHES}END {label}{DASHES}"
+        assert found(f"Key:\n{block}\n") == [block]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From the Bot API manual: 110201543:" + "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+        "Stripe's reference uses sk_" + "test_" + "4eC39HqLyjWDarjtT1zdp7dc in every example.",
+    ],
+)
+def test_other_providers_documented_examples_are_not_credentials(text: str) -> None:
+    """Example values printed in a provider's own documentation leak nobody's key."""
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "STRIPE_KEY=sk_" + "live_" + "*" * 24,
+        "token: gh" + "p_" + "X" * 36,
+        "Authorization: Bearer <YOUR_TOKEN>",
+        "GITLAB_TOKEN=glpat-" + "REDACTED" * 3,
+        "SLACK_WEBHOOK=https://hooks.slack.com/services/" + "T00000000/B00000000/" + "X" * 24,
+        "NPM_TOKEN=${NPM_TOKEN} and PYPI_TOKEN=pypi-" + "x" * 40,
+    ],
+)
+def test_masked_and_placeholder_values_are_not_credentials(text: str) -> None:
+    """Masks, template slots and stand-in words after a provider's prefix are not secrets."""
+    assert found(text) == []

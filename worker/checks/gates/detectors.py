@@ -24,7 +24,13 @@ per turn; it gates itself on each agent's instructions, ``leak_gate``).
 from __future__ import annotations
 
 from turncheck.worker.checks.gates import Atom, Clause, Gate
-from turncheck.worker.checks.sensitive import bank, date_of_birth, drivers_license, internal_links
+from turncheck.worker.checks.sensitive import (
+    bank,
+    credential_formats,
+    date_of_birth,
+    drivers_license,
+    internal_links,
+)
 from turncheck.worker.checks.sensitive.nearby import Keywords
 
 # Between two digits of one number: anything but letters and digits, however long.
@@ -77,19 +83,16 @@ _EMAIL = (
         view="lowered",
     ),
 )
-# Every family of ``credentials``: its literal prefix (case as issued), or the words it
-# needs nearby (any case).
+# Every format of ``credentials``: its anchors from the formats' table (case as issued, or
+# any case for labels), the openings of the key blocks and JWTs it finds by code, or the
+# words its context-dependent finds need nearby (any case).
 _CREDENTIALS = (
     *(
-        Atom.literal(prefix)
-        for prefix in (
-            *("AKIA", "ASIA", "sk_", "rk_", "whsec_", "github_pat_", "glpat-", "xapp-"),
-            *("hooks.slack.com", "AIza", "GOCSPX-", "ya29.", "sk-", "hf_", "SG.", "npm_"),
-            *("AccountKey=", "SharedAccessKey=", "eyJ", "-----BEGIN", "://"),
-        )
+        Atom.literal(anchor, caseless=fmt.caseless)
+        for fmt in credential_formats.FORMATS
+        for anchor in fmt.anchors
     ),
-    Atom("gh[pousr]_"),
-    Atom("xox[abprs]-"),
+    *(Atom.literal(opening) for opening in ("eyJ", "-----BEGIN", "PuTTY-User-Key-File-", "://")),
     Atom("(?:SK|AC)[0-9a-fA-F]{32}"),
     *(Atom.literal(word, caseless=True) for word in ("bearer", "twilio", "secret")),
 )
