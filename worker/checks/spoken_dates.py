@@ -22,6 +22,7 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.spoken_words import (
     DIGITS,
     MONTH_WORD,
+    MONTHS,
     NUMBER_WORD,
     ORDINAL_WORD,
     ORDINALS,
@@ -51,14 +52,13 @@ _MONTH_FIRST = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"'?[0-9]+|[A-Za-z]+")
-# A quick test first: no month name, no spoken date.
-_ANY_MONTH = re.compile(rf"\b(?:{MONTH_WORD})\b", re.IGNORECASE)
 
 
 def date_edits(text: str, budget: Budget) -> Iterator[Edit]:
     """An edit for each spoken date of ``text``, in no particular order."""
-    if _ANY_MONTH.search(text) is None:
-        return
+    lowered = text.lower()
+    if not any(month in lowered for month in MONTHS):
+        return  # C-speed substring searches spare most texts the two date scans
     for pattern in (_DAY_FIRST, _MONTH_FIRST):
         for match in scan.finditer(pattern, text, budget):
             edit = _edit(text, match)
