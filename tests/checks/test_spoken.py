@@ -154,3 +154,11 @@ def test_each_digit_maps_back_onto_the_word_it_was_read_from(
     assert read == "".join(map(str, digits))
     for k in range(len(digits)):
         assert reading.origin(len("Number: ") + k) == starts[k]
+
+
+def test_a_huge_run_of_number_words_stops_at_the_turns_budget() -> None:
+    """A megabyte of "one one one ..." costs the turn its budget, not more."""
+    from turncheck.worker.checks.budget import BudgetSpent
+
+    with pytest.raises(BudgetSpent):
+        read_spoken("one " * 250_000, Budget.of_ms(20), spoken=True)
