@@ -7,6 +7,8 @@ import sys
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from turncheck.worker.checks import textmap
 from turncheck.worker.checks.budget import Budget, BudgetSpent
@@ -143,3 +145,49 @@ def test_text_in_nfkc_with_emoji_dashes_and_invisibles_maps_back() -> None:
     assert mapped.text == "caf\u00e9 \U0001f642 12-34 12 x"
     start = mapped.text.index("12 x")
     assert stored[slice(*mapped.span(start, start + 4))] == "\u0661\u200f2 \U000e0041x"
+
+
+_EDITS = st.lists(
+    st.tuples(st.integers(0, 40), st.integers(0, 3), st.text("xyz", max_size=4)), max_size=6
+)
+
+
+def _edits(text: str, drawn: list[tuple[int, int, str]]) -> list[textmap.Edit]:
+    """Non-overlapping edits of ``text`` from drawn (start, length, replacement)."""
+    edits: list[textmap.Edit] = []
+    done = 0
+    for start, length, replacement in sorted(drawn):
+        start = max(start, done)
+        end = min(start + length, len(text))
+        if start > len(text):
+            break
+        edits.append((start, end, replacement, ()))
+        done = end if end > start else start + 1
+    return edits
+
+
+@given(st.text("abcdef ", max_size=40), _EDITS, _EDITS)
+def test_a_rewrite_of_a_rewrite_maps_back_to_the_original(
+    text: str, first: list[tuple[int, int, str]], second: list[tuple[int, int, str]]
+) -> None:
+    inner = textmap.edited(text, _edits(text, first))
+    outer = textmap.edited(inner.text, _edits(inner.text, second))
+    both = textmap.compose(outer, inner)
+    assert both.text == outer.text
+    for offset in range(len(outer.text)):
+        assert both.origin(offset) == inner.origin(outer.origin(offset))
+        start, end = both.span(offset, offset + 1)
+        assert 0 <= start < end <= len(text) + 1
+
+
+@given(st.text("abc ", max_size=30), _EDITS)
+def test_a_replaced_character_maps_onto_what_it_replaced(
+    text: str, drawn: list[tuple[int, int, str]]
+) -> None:
+    edits = _edits(text, drawn)
+    mapped = textmap.edited(text, edits)
+    shift = 0
+    for start, end, replacement, _ in edits:
+        for k in range(len(replacement)):
+            assert mapped.origin(start - shift + k) == start
+        shift += (end - start) - len(replacement)

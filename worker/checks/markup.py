@@ -51,6 +51,15 @@ _BLOCK_TAGS = frozenset(
     }
 )
 
+# An HTML character reference: decimal, hexadecimal or named (``&#64;``, ``&#x40;``, ``&commat;``).
+REFERENCE = r"&(?:\#[0-9]{1,7}|\#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+
+
+def decode_reference(reference: str) -> str:
+    """What the character reference ``reference`` stands for (itself if it names none)."""
+    return html.unescape(reference)
+
+
 # What every kind of markup but a list number starts with: a substring search for each
 # is a fraction of one regex scan for the set.
 _STARTS = ("<", "&", "*", "_", "`", "~~", "]", *SIGNS)
@@ -71,7 +80,9 @@ _MARKUP = re.compile(
     (?P<comment><!--.{0,2000}?-->)
   | (?P<item_after_tag><(?:br|/?li|/?p|/?div)\b[^<>]{0,2000}>[ \t]*[0-9]{1,9}[.)](?=[ \t]))
   | (?P<tag></?(?P<name>[A-Za-z][A-Za-z0-9-]{0,31})(?:\s[^<>]{0,2000})?/?>)
-  | (?P<entity>&(?:\#[0-9]{1,7}|\#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)
+  | (?P<entity>"""
+    + REFERENCE
+    + r""")
   | (?P<target>\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\))
   | (?P<line>\n(?:"""
     + _LINE_START
@@ -150,7 +161,7 @@ def _replacement(match: re.Match[str], text: str) -> str:
     if kind == "tag":
         return " " if match["name"].lower() in _BLOCK_TAGS else ""
     if kind == "entity":
-        decoded = html.unescape(match.group())
+        decoded = decode_reference(match.group())
         return "" if decoded in INVISIBLE or decoded in SIGNS else decoded
     if kind == "line":
         return "\n " if match.group().lstrip().startswith(("`", "~")) else "\n"

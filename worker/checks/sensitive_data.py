@@ -3,8 +3,11 @@
 On ``output`` a check reads the answer and the text the model wrote beside its
 tool calls (``rounds[i].text``): the customer sees both. Each detector reads the
 normalised text (``textmap.normalize``: NFKC, dashes and other scripts' digits
-made ASCII, invisible and bidi control characters removed) and its findings are
-mapped back to offsets in the text as stored; a finding's span is labelled with
+made ASCII, invisible and bidi control characters removed), with written
+disguises undone (``disguises``: character references, defanged addresses, hard
+wraps) and spoken numbers read as digits (``spoken``: on the voice channel and in
+transcripts, and anywhere a run of number words is as long as a phone number);
+its findings are mapped back to offsets in the text as stored; a finding's span is labelled with
 the detector's name. The matched text is never kept.
 """
 
@@ -14,11 +17,13 @@ from collections.abc import Callable
 
 from turncheck.schemas.checkfile import SensitiveDataCheck
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.disguises import undisguise
 from turncheck.worker.checks.gates import Gates
 from turncheck.worker.checks.gates.detectors import detector_gates
 from turncheck.worker.checks.result import Outcome, Span, Verdict
 from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext, phone
-from turncheck.worker.checks.textmap import normalize
+from turncheck.worker.checks.spoken import read_spoken, widen
+from turncheck.worker.checks.textmap import MappedText, compose, normalize
 from turncheck.worker.checks.texts import stage_texts
 from turncheck.worker.turns.structs import Turn
 
@@ -50,7 +55,8 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
         spans: list[Span] = []
         for field, text in stage_texts(turn, stage, with_rounds=True):
             budget.check()
-            mapped = normalize(text, budget)
+            spoken = turn.channel == "voice" or field == "input.transcript"
+            mapped, words_read = _reading(text, budget, spoken=spoken)
             opened = gates.open(mapped.text)
             for name, find in detectors:
                 if name not in opened:
@@ -58,7 +64,8 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
                 budget.check()
                 for start, end in find(mapped.text, context):
                     if end > start:
-                        spans.append(Span(field, *mapped.span(start, end), name))
+                        at = mapped.span(start, end)
+                        spans.append(Span(field, *(widen(text, *at) if words_read else at), name))
         found = {span.label for span in spans}
         parts = tuple(
             (name, Verdict.FAILED if name in found else Verdict.PASSED) for name, _ in detectors
@@ -70,6 +77,17 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
         return Outcome(Verdict.FAILED, reason, tuple(spans), parts=parts)
 
     return run
+
+
+def _reading(text: str, budget: Budget, *, spoken: bool) -> tuple[MappedText, bool]:
+    """What the detectors read of ``text``, mapped back to it, and whether number words
+    were read as digits (a span then ends inside a word, and is widened to it)."""
+    mapped = normalize(text, budget)
+    mapped = compose(undisguise(mapped.text, budget), mapped)
+    read = read_spoken(mapped.text, budget, spoken=spoken)
+    if read.text == mapped.text:
+        return mapped, False
+    return compose(read, mapped), True
 
 
 _DESCRIPTIONS = {

@@ -287,3 +287,72 @@ def normalize_plain(text: str, budget: Budget) -> str:
         pieces.append(canonical(unicodedata.normalize("NFKC", chunk)))
         start = end
     return "".join(pieces)
+
+
+# An edit of a text: ``text[start:end]`` becomes ``replacement``, whose character ``i``
+# came from the original offset ``origins[i]`` (each one at ``start`` when empty).
+Edit = tuple[int, int, str, tuple[int, ...]]
+
+
+def edited(text: str, edits: list[Edit]) -> MappedText:
+    """``text`` with ``edits`` (in order, not overlapping) applied; ``span`` maps back.
+
+    A replaced character points at the original offset its edit gives it (a digit
+    read from "four" at the "f"); what follows an edit points past its end.
+    """
+    if not edits:
+        return MappedText(text)
+    pieces: list[str] = []
+    breaks: list[int] = []
+    shifts: list[int] = []
+    done = 0
+    shift = 0
+    for start, end, replacement, origins in edits:
+        pieces.append(text[done:start])
+        pieces.append(replacement)
+        done = end
+        at = start - shift
+        for i in range(len(replacement)):
+            _append(breaks, shifts, at + i, (origins[i] if origins else start) - at - i)
+        shift = end - at - len(replacement)
+        _append(breaks, shifts, at + len(replacement), shift)
+    pieces.append(text[done:])
+    return MappedText("".join(pieces), tuple(breaks), tuple(shifts))
+
+
+def _append(breaks: list[int], shifts: list[int], at: int, shift: int) -> None:
+    """A break at ``at``; none where the shift does not change, the later at one offset."""
+    if breaks and breaks[-1] == at:
+        shifts[-1] = shift
+        if shift == (shifts[-2] if len(shifts) > 1 else 0):
+            breaks.pop()
+            shifts.pop()
+    elif shift != (shifts[-1] if shifts else 0):
+        breaks.append(at)
+        shifts.append(shift)
+
+
+def compose(outer: MappedText, inner: MappedText) -> MappedText:
+    """``outer`` (a rewrite of ``inner.text``) mapping back to what ``inner`` rewrote.
+
+    ``compose(b, a).origin(i) == a.origin(b.origin(i))`` for every offset ``i``: a
+    rewrite of a rewrite (markup taken out of a normalised text, spoken digits read
+    in it) leads back to the text as stored.
+    """
+    if not inner.breaks:
+        return outer
+    if not outer.breaks:
+        return MappedText(outer.text, inner.breaks, inner.shifts)
+    breaks: list[int] = []
+    shifts: list[int] = []
+    starts = (0, *outer.breaks)
+    ends = (*outer.breaks, sys.maxsize)
+    for start, end, shift in zip(starts, ends, (0, *outer.shifts), strict=True):
+        # Offsets start..end of outer are start+shift..end+shift of inner, each break
+        # of inner among those a break of the composition.
+        k = bisect_right(inner.breaks, start + shift)
+        _append(breaks, shifts, start, shift + (inner.shifts[k - 1] if k else 0))
+        while k < len(inner.breaks) and inner.breaks[k] < end + shift:
+            _append(breaks, shifts, inner.breaks[k] - shift, shift + inner.shifts[k])
+            k += 1
+    return MappedText(outer.text, tuple(breaks), tuple(shifts))
