@@ -72,7 +72,7 @@ LOOK_ALIKES: tuple[tuple[str, Callable[[random.Random], str]], ...] = (
     (
         "a Python attribute ending in .local",
         lambda r: (
-            f"Each thread gets its own copy through {r.choice(['threading.local', 'self._local', 'asyncio.local'])}, so nothing leaks between requests."
+            f"Each thread gets its own copy through {r.choice(['threading.local', 'self._local', 'werkzeug.local'])}, so nothing leaks between requests."
         ),
     ),
     (
