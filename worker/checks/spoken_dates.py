@@ -1,15 +1,17 @@
 """Dates read aloud, as edits that write them "4 March 1982" (``date_edits``).
 
-Read: "the fourth of March nineteen eighty-two", "fourth of March, eighty-two",
-"March fourth, nineteen eighty-two", "March the twenty-first two thousand and
-five", "4th of March 82", "March 4th '82". The day is an ordinal (a word, or
-digits with st/nd/rd/th), the month a full name, the year four digits, two
-digits, or words: two pairs ("nineteen eighty-two", "twenty oh five", "twenty
-twenty-four"), "two thousand (and) five", "nineteen hundred (and) five", or one
-pair. A year of one pair or two digits is 19xx from 30 on and 20xx below it.
-Not read: a date without a year ("March fourth"), a day said as a cardinal
-("March four"), abbreviated months (in speech they are words), years before 1900
-or after 2099.
+Read: "the fourth of March nineteen eighty-two", "fourth March nineteen
+eighty-two", "fourth of March, eighty-two", "March fourth, nineteen eighty-two",
+"March the twenty-first two thousand and five", "4th of March 82", "March 4th
+'82". The day is an ordinal (a word, or digits with st/nd/rd/th), "of" after it
+optional; the month a full name; the year four digits, two digits, or words:
+two pairs ("nineteen eighty-two", "twenty oh five", "twenty twenty-four"), "two
+thousand (and) five", "nineteen hundred (and) five", or one pair. A year of one
+pair or two digits is 19xx from 30 on and 20xx below it. Not read: a date
+without a year ("March fourth"), a "year" followed by a time or quantity word
+("the fifth of May, twenty minutes past"), a day said as a cardinal ("March
+four"), abbreviated months (in speech they are words), years before 1900 or
+after 2099.
 """
 
 from __future__ import annotations
@@ -42,8 +44,11 @@ _YEAR = (
     rf"'?[0-9]{{2}}(?:[0-9]{{2}})?(?![0-9])"
     rf"|(?:{_YEAR_WORD})(?:[ \t-]+(?:and[ \t]+)?(?:{_YEAR_WORD})){{0,4}}"
 )
+# "of" is often dropped in speech ("sixteenth November nineteen seventy-seven"); the
+# ordinal day and the spoken year either side of the month still make it a date.
 _DAY_FIRST = re.compile(
-    rf"\b(?P<day>{_DAY})[ \t]+of[ \t]+(?P<month>{MONTH_WORD})[ \t]*,?[ \t]+(?P<year>{_YEAR})\b",
+    rf"\b(?P<day>{_DAY})[ \t]+(?:of[ \t]+)?(?P<month>{MONTH_WORD})"
+    rf"[ \t]*,?[ \t]+(?P<year>{_YEAR})\b",
     re.IGNORECASE,
 )
 _MONTH_FIRST = re.compile(
@@ -52,6 +57,15 @@ _MONTH_FIRST = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"'?[0-9]+|[A-Za-z]+")
+# A "year" a time or quantity word follows was a count: "the fifth of May, twenty
+# minutes past" is no date of 2020. The words are the counting ones among those
+# after which ``spoken`` leaves a run of number words as words.
+_COUNTED = re.compile(
+    r"[ \t]*(?:%|(?:percent|dollars?|bucks|cents?|euros?|pounds?|pence|minutes?|mins?"
+    r"|hours?|seconds?|days?|weeks?|months?|years?|times|people|persons|o'clock|am|pm"
+    r"|items?|units?|pieces?|steps?|miles?|points?)\b)",
+    re.IGNORECASE,
+)
 
 
 def date_edits(text: str, budget: Budget) -> Iterator[Edit]:
@@ -75,6 +89,8 @@ def _edit(text: str, match: re.Match[str]) -> Edit | None:
     year_value, used = year
     kept = [item for item in words if item[0] != "and"][:used]
     year_end = kept[-1][1] + len(kept[-1][0])
+    if _COUNTED.match(text, year_end):
+        return None
     month_start, month_end = match.span("month")
     day_start = match.start("day")
     day = [(ch, day_start) for ch in str(day_number)]
