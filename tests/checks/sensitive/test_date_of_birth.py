@@ -135,3 +135,54 @@ def test_a_birth_word_in_an_earlier_sentence_does_not_label_other_dates(text: st
     """Appointment, order and delivery dates, dates far from a birth word, examples and
     dates after a birth word about something else stay out."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Thanks, I've noted the birth date. Our records show 14.01.2002.", "14.01.2002"),
+        ("Could you check your DOB for me? We have it on file as Jan 5, 1990.", "Jan 5, 1990"),
+        ("Great, your birthday is saved.\nYour record shows 1963-03-27.", "1963-03-27"),
+        ("Please confirm the date of birth. Thanks, we have 7 Aug 1948 registered.", "7 Aug 1948"),
+    ],
+)
+def test_a_date_read_back_after_the_sentence_naming_a_birth_date_counts(
+    text: str, date: str
+) -> None:
+    """A confirmation ("We have it as ...", "Our records show ...") reads back the birth
+    date the sentence before named, question or not."""
+    assert found(text) == [date]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks for your date of birth. We'll see you on 6/24/2026.",
+        "Thanks for your date of birth. We have you down for 6/24/2026.",
+        "Thanks for confirming your birthday. We have your delivery on 3 March 2026.",
+        "Your birthday is noted. Our office reopens 4 January 2026.",
+    ],
+)
+def test_a_read_back_about_something_else_does_not_count(text: str) -> None:
+    """After a sentence naming a birth date, one that opens with a new subject, another
+    date's label or an appointment's words is about that date, not the birth date."""
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Member: born 1958-04-03; plan gold.", "1958-04-03"),
+        ("Record 7: born Oct 9, 1999 (verified)", "Oct 9, 1999"),
+        ("Resident: born 31.10.1940, ward B", "31.10.1940"),
+        ("Client: born 12/29/1949, no referral", "12/29/1949"),
+    ],
+)
+def test_born_opening_a_labelled_value_counts(text: str, date: str) -> None:
+    """In a record a value opens after its label's colon: "born" there labels the date
+    right after it, in any of the detector's shapes."""
+    assert found(text) == [date]
+
+
+def test_born_after_a_colon_still_needs_the_date_right_after_it() -> None:
+    assert found("Update: born in Ohio, moved on 3/4/1985") == []

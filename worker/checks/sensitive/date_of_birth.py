@@ -7,12 +7,15 @@ order, an ordinal day and a four- or two-digit year: ``March 4, 1985``,
 ``4-Mar-85``, ``March 4th '82``, ``1985 March 4``) whose closest label is a
 birth word: within 50 characters before the date, or 40 after it when nothing
 labels it before; never across another date. Across a sentence break only
-one way: a date opening its sentence (a few words first: "It's") answers the
-sentence just before it when that one's last label is a birth word ending at
-most 100 characters before the date ("Please tell me your date of birth.
-It's 6/24/1991", "Born? March 4th, 1982."), and what opens the date's
-sentence is an answer's words ("Sure, it's", "Mine is"; not "The meeting
-is"). The span is the date itself.
+one way: a date opening its sentence (a few words first: "It's", "We have it
+as") answers or reads back the sentence just before it, question or not, when
+that one's last label is a birth word ending at most 100 characters before the
+date ("Please tell me your date of birth. It's 6/24/1991", "Born? March 4th,
+1982.", "Thanks, your DOB is saved. Our records show 14.01.2002"), no other
+date's label comes between, and what opens the date's sentence is an answer's
+or a read-back's words: answers, thanks, pronouns, "have", "shows", "on file"
+("Sure, it's", "Mine is", "We have"; not "The meeting is", "We'll see you
+on"). The span is the date itself.
 
 Birth words are strong or weak. Strong ones name the field and always count:
 "date of birth", "DOB", "D.O.B.", "birth date", "birthdate", "date de
@@ -22,9 +25,10 @@ person:
 
 - a person is their subject or owner: "I was born", "you were born", "the
   patient was born", "my birthday", "your son's birthday";
-- or they label a field: first in their line, sentence or clause and followed
-  by nothing but the date ("Born: 4 Mar 1985", "Geboren am 04.03.1985",
-  "Dana Whitfield, born 3/4/85").
+- or they label a field: first in their line, sentence or clause, or right
+  after a record's label and its colon, and followed by nothing but the date
+  ("Born: 4 Mar 1985", "Geboren am 04.03.1985", "Dana Whitfield, born
+  3/4/85", "Member: born 1958-04-03").
 
 What does not count: a date labelled as something else, even near a birth
 word ("your birthday coupon expires on 12/31/2025": "expires" is closer; "Born
@@ -78,17 +82,24 @@ _DATE = regex.compile(
 # does not end one.
 _BREAK = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n", regex.REVERSE)
 _BREAK_AFTER = regex.compile(r"[.!?]\s+(?=[A-Z])|\n\s*\n")
-# A date may answer the sentence before its own: it opens its sentence (a few words
-# first: "It's", "Sure, mine is") and the birth word ends close enough before it.
-_LEAD_CHARS = 24
-# The words such an answer opens with; any other ("The meeting is ...") makes it
-# a new statement about something else.
+# A date may answer or confirm the sentence before its own: it opens its sentence
+# (a few words first: "It's", "Sure, mine is", "We have it as") and the birth word
+# ends close enough before it.
+_LEAD_CHARS = 40
+# The words such an opening is made of: answers, thanks, pronouns and the verbs a
+# record is read back with. They refer back to the date asked for or named; any
+# other word ("The meeting is ...", "We'll see you on ...") starts a statement about
+# something else.
 _ANSWER_WORDS = frozenset(
     (
         *("sure", "yes", "yeah", "yep", "ok", "okay", "of", "course", "certainly", "it"),
         *("it's", "its", "is", "was", "that's", "that", "mine", "mine's", "my", "his", "her"),
         *("their", "would", "be", "the", "on", "i", "i'm", "am", "he", "she", "they", "were"),
         *("here", "you", "go", "um", "uh", "so", "and", "dob", "born", "date", "birth"),
+        *("thanks", "thank", "great", "perfect", "alright", "right", "got", "noted"),
+        *("we", "we've", "i've", "have", "has", "had", "as", "your", "our", "yours"),
+        *("record", "records", "file", "shows", "show", "says", "reads", "listed"),
+        *("recorded", "registered", "entered", "confirmed", "correct", "down", "just"),
     )
 )
 _WORD = regex.compile(r"[a-z']+")
@@ -146,7 +157,9 @@ _MODIFIES = regex.compile(
 )
 # What may stand between a field label and its date, and before the label.
 _TO_DATE = regex.compile(r"(?i:[\s:=\-\u2013\u2014\"'(?]|\b(?:on|am|el|le|is|was|the)\b)*+$")
-_FIELD_START = regex.compile(r"(?:^|[\n.!?;,(|{\[])[\s\"'*_#>\-]*$")
+# A record's label ends in a colon, so a value after one opens a field too:
+# "Patient: born 31.10.1940".
+_FIELD_START = regex.compile(r"(?:^|[\n.!?;:,(|{\[])[\s\"'*_#>\-]*$")
 
 
 def _day_month_ok(match: regex.Match[str]) -> bool:
