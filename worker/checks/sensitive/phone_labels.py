@@ -42,7 +42,6 @@ LABEL = regex.compile(
     rf"(?<!\p{{L}})(?:(?P<phone>{_PHONE_WORDS})|(?P<id>{_ID_WORDS}))(?!\p{{L}})",
     regex.IGNORECASE,
 )
-_PHONE_WORD = regex.compile(rf"(?<!\p{{L}})(?:{_PHONE_WORDS})(?!\p{{L}})", regex.IGNORECASE)
 LABEL_CHARS = 32
 
 # Not glued to an id (as ``phone``'s own shapes): no letter, digit, sign or "word-"
@@ -54,6 +53,8 @@ _LABELLED = regex.compile(
     rf"(?:(?:[ .\-]|,[ ])[0-9]{{2,6}}){{0,5}}{_AFTER}"
 )
 _DIGITS = (7, 15)
+# Where a labelled number may be: seven characters of digits and separators or more.
+_DIGIT_RUN = regex.compile(r"[0-9][0-9 ().,\-]{6,}")
 # Never a phone number, whatever the label says.
 _DATE = re.compile(r"\(?[0-9]{1,2}\)?[ .\-][0-9]{1,2}[ .\-](?:19|20)[0-9]{2}(?![0-9])")
 _TIME = re.compile(r"[0-9][:h][0-5][0-9]")
@@ -93,19 +94,19 @@ def zip_plus_4(text: str, start: int, end: int) -> bool:
 
 def labelled_numbers(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
     """Yield ``(start, end)`` of each number a phone word shortly before vouches for."""
-    for word in scan.finditer(_PHONE_WORD, text, budget):
-        # A number starts within the label's reach and is at most ~30 characters long.
-        pos, endpos = word.end(), min(len(text), word.end() + LABEL_CHARS + 40)
+    # Led by the digits, not the words: a text full of "call" and no number costs nothing.
+    for run in scan.finditer(_DIGIT_RUN, text, budget):
+        # Room for "(" before the run and for the lookarounds after it.
+        pos, endpos = max(0, run.start() - 1), min(len(text), run.end() + 2)
         for match in scan.finditer(_LABELLED, text, budget, pos, endpos):
             start, end = match.span()
-            if start - word.end() > LABEL_CHARS:
-                break
-            if _kinds(text, start) == {"phone"} and _phone_like(text, start, end):
+            if _phone_like(text, start, end) and _kinds(text, start) == {"phone"}:
                 yield start, end
-                break
 
 
 def _phone_like(text: str, start: int, end: int) -> bool:
+    if end - start < _DIGITS[0]:
+        return False
     candidate = text[start:end]
     digits = sum("0" <= ch <= "9" for ch in candidate)
     if not _DIGITS[0] <= digits <= _DIGITS[1]:
