@@ -57,3 +57,32 @@ def test_lines_of_varying_width_and_pem_blocks_keep_their_breaks() -> None:
     assert undisguise(prose, budget).text == prose
     pem = "-----BEGIN KEY-----\n" + "\n".join(["A" * 64] * 3) + "\n-----END KEY-----"
     assert undisguise(pem, budget).text == pem
+
+
+def test_an_address_defanged_with_a_written_dot_is_found(tmp_path: Path) -> None:
+    text = "The requests came from 10[dot]20(dot)30{dot}40 today."
+    assert found(tmp_path, text)["ip_address"] == "10[dot]20(dot)30{dot}40"
+    # Between letters the written dot stays: the email detector reads it with the at.
+    assert undisguise("see example[dot]com", Budget.unlimited()).text == "see example[dot]com"
+
+
+def test_an_sms_wrapped_mid_token_at_any_column_is_read_whole(tmp_path: Path) -> None:
+    text = "New sign-in from IP 198.51.10\n0.7. Not you? Reply NO."
+    assert found(tmp_path, text, channel="sms")["ip_address"] == "198.51.10\n0.7"
+    assert found(tmp_path, "Write to jane.doe@example\n.org now", channel="sms")["email"] == (
+        "jane.doe@example\n.org"
+    )
+    # A wrap beside a space keeps the space as the number's separator.
+    assert undisguise("call 020 7946 \n0958", Budget.unlimited(), sms=True).text == (
+        "call 020 7946 0958"
+    )
+
+
+def test_an_sms_keeps_its_paragraphs_and_other_channels_their_lines(tmp_path: Path) -> None:
+    budget = Budget.unlimited()
+    paragraphs = "Your code is ready.\n\n1234 is not it."
+    assert undisguise(paragraphs, budget, sms=True).text == paragraphs
+    # Off SMS, two lines of unequal width are the writer's: nothing is joined.
+    text = "New sign-in from IP 198.51.10\n0.7. Not you? Reply NO."
+    assert undisguise(text, budget).text == text
+    assert "ip_address" not in found(tmp_path, text, channel="web")

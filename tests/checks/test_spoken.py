@@ -75,6 +75,51 @@ def test_an_ip_address_read_aloud_is_found(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "said",
+    [
+        "My IP is two hundred and sixteen dot one hundred and sixty-four dot two one eight dot seven",
+        "Set the gateway to two two one dot two hundred and forty dot sixty-seven dot two hundred",
+        "It is one hundred and five dot forty dot nine dot one hundred and twelve",
+    ],
+)
+def test_an_ip_address_said_with_hundreds_is_found(tmp_path: Path, said: str) -> None:
+    assert "ip_address" in found(tmp_path, said, channel="voice")
+
+
+def test_hundreds_are_octets_only_in_four_numbers_joined_by_dot() -> None:
+    budget = Budget.unlimited()
+    reading = read_spoken(
+        "at two hundred and sixteen dot five dot sixty dot nine", budget, spoken=True
+    )
+    assert reading.text == "at 216.5.60.9"
+    assert reading.origin(len("at 2")) == len("at two hundred and ")  # "1" of "sixteen"
+    # Three numbers, or an octet past 255, are no address: the amounts stay words.
+    for text in (
+        "two hundred and fifty dot five dot six",
+        "three hundred and five dot one dot two dot three",
+    ):
+        assert "hundred and" in read_spoken(text, budget, spoken=True).text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My social security number is two three four five six. The rest is seven eight nine one.",
+        "My social security number is two three four five six... and then 7891.",
+        "My social security number is 2345 6... and then 7891.",
+        "My social security number is 2345 six. After that, seven eight nine one.",
+    ],
+)
+def test_a_number_the_speaker_goes_on_with_after_a_pause_is_one(tmp_path: Path, said: str) -> None:
+    assert "ssn" in found(tmp_path, said, channel="voice")
+
+
+def test_digit_groups_joined_by_then_stay_apart_outside_speech(tmp_path: Path) -> None:
+    text = "My social security number is 2345 6... and then 7891."
+    assert "ssn" not in found(tmp_path, text, channel="web")
+
+
+@pytest.mark.parametrize(
     ("said", "date"),
     [
         ("My date of birth is the fourth of March nineteen eighty-two.", "fourth of March nineteen eighty-two"),
@@ -121,6 +166,9 @@ NEGATIVES = [
     "Oh, one more thing: twenty twenty-four was a good year.",
     "Page one, line two, column three.",
     "Nine nine nine five five five one one one one dollars were raised.",
+    "It took two hundred and five steps, then three hundred and ten more.",
+    "Take 2 then 3 then 4 tablets.",
+    "We sold one hundred and twenty dot com domains.",
 ]
 
 

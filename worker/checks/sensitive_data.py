@@ -5,10 +5,11 @@ tool calls (``rounds[i].text``): the customer sees both. Each detector reads the
 normalised text (``textmap.normalize``: NFKC, dashes and other scripts' digits
 made ASCII, invisible and bidi control characters removed), with written
 disguises undone (``disguises``: character references, defanged addresses, hard
-wraps) and spoken numbers read as digits (``spoken``: on the voice channel and in
-transcripts, and anywhere a run of number words is as long as a phone number);
-its findings are mapped back to offsets in the text as stored; a finding's span is labelled with
-the detector's name. The matched text is never kept.
+wraps, and on the SMS channel a gateway's wrap at any column) and spoken numbers
+read as digits (``spoken``: on the voice channel and in transcripts, and anywhere
+a run of number words is as long as a phone number); its findings are mapped back
+to offsets in the text as stored; a finding's span is labelled with the detector's
+name. The matched text is never kept.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
         for field, text in stage_texts(turn, stage, with_rounds=True):
             budget.check()
             spoken = turn.channel == "voice" or field == "input.transcript"
-            mapped, words_read = _reading(text, budget, spoken=spoken)
+            mapped, words_read = _reading(text, budget, spoken=spoken, sms=turn.channel == "sms")
             opened = gates.open(mapped.text)
             for name, find in detectors:
                 if name not in opened:
@@ -79,11 +80,14 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
     return run
 
 
-def _reading(text: str, budget: Budget, *, spoken: bool) -> tuple[MappedText, bool]:
+def _reading(
+    text: str, budget: Budget, *, spoken: bool, sms: bool = False
+) -> tuple[MappedText, bool]:
     """What the detectors read of ``text``, mapped back to it, and whether number words
-    were read as digits (a span then ends inside a word, and is widened to it)."""
+    were read as digits (a span then ends inside a word, and is widened to it). ``sms``:
+    the text came over SMS, whose gateways wrap lines at any column."""
     mapped = normalize(text, budget)
-    mapped = compose(undisguise(mapped.text, budget), mapped)
+    mapped = compose(undisguise(mapped.text, budget, sms=sms), mapped)
     read = read_spoken(mapped.text, budget, spoken=spoken)
     if read.text == mapped.text:
         return mapped, False

@@ -18,13 +18,19 @@ What is read, any case, digits and words mixed ("4 one 1 one"):
   "five hundred" is the 500 of an area code only inside a run long enough to be
   a number (below); "two hundred fifty", "two hundred and fifty", and any run
   with "thousand", "million" or "billion" are amounts and stay words;
-* between words: spaces, line breaks, hyphens, commas and full stops, and
-  "then", "and then", "next", "followed by" (a number split across two
-  sentences: "four one one one, one one one one. Then one one one one ..."
-  reads as one). "and" alone does not join. The spoken "dash" or "hyphen"
+* between words: spaces, line breaks, hyphens, commas, full stops and an
+  ellipsis (a pause), and "then", "and then", "next", "followed by", "after
+  that", "the rest is" (a number split across two sentences: "four one one
+  one, one one one one. Then one one one one ...", "five one seven seven
+  eight. The rest is two six zero one" read as one). "and" alone does not
+  join. In a spoken text those words join digit groups too ("6397 3... and
+  then 2185"): the speaker went on with one number. The spoken "dash" or "hyphen"
   between two numbers is ``-`` and "dot" is ``.`` ("one nine two dot one six
   eight dot oh dot one" is an address); other separators vanish, so a run is one
-  digit string.
+  digit string;
+* four numbers joined by "dot" are an address, and there "N hundred (and) M"
+  is one octet ("two hundred and sixteen dot ..." is 216.…;
+  ``spoken_addresses``).
 
 Where: a run is read when it holds at least two number words and reads as at
 least 7 digits (a phone number, an SSN, a card) in any text, or 3 in a spoken
@@ -57,6 +63,7 @@ from dataclasses import dataclass
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.spoken_addresses import quad_edits
 from turncheck.worker.checks.spoken_dates import date_edits
 from turncheck.worker.checks.spoken_words import DIGITS, TEENS, TENS, TOKEN
 from turncheck.worker.checks.textmap import Edit, MappedText, edited
@@ -64,17 +71,27 @@ from turncheck.worker.checks.textmap import Edit, MappedText, edited
 MIN_DIGITS_WRITTEN = 7
 MIN_DIGITS_SPOKEN = 3
 
+# A pause: a comma, a stop or an ellipsis ("6397 3... and then 2185").
+_PAUSE = r"(?:\.\.\.|…|[,.;:])"
+# Words that go on with a number after a pause: "then", "next", "the rest is".
+_GOES_ON = (
+    r"(?:and[ \t]+then|then|next|followed[ \t]+by|after[ \t]+that|"
+    r"the[ \t]+rest(?:[ \t]+of[ \t]+it)?[ \t]+is)"
+)
 _SEPARATOR = (
-    r"(?:[ \t]*[,.;:]?[ \t]+(?:and[ \t]+then|then|next|followed[ \t]+by)[ \t,]+"
+    rf"(?:[ \t]*{_PAUSE}?[ \t]+{_GOES_ON}[ \t,:]+"
     r"|[ \t]+(?:dash|hyphen|dot)[ \t]+"
     r"|[ \t]*-[ \t]*"
-    r"|[ \t]*[,.;:]?[ \t\r\n]+)"
+    rf"|[ \t]*{_PAUSE}?[ \t\r\n]+)"
 )
 _BOUNDED = rf"(?<![\w'])(?:{TOKEN})(?![\w'])"
 _RUN = re.compile(rf"{_BOUNDED}(?:{_SEPARATOR}{_BOUNDED})*", re.IGNORECASE)
 _TOKEN = re.compile(_BOUNDED, re.IGNORECASE)
 _WORD_SEPARATOR = re.compile(r"(?i)dash|hyphen|dot")
-_GROUP_BREAK = re.compile(r"[,.;:]|(?i:then|next|followed)")
+_GROUP_BREAK = re.compile(r"[,.;:…]|(?i:then|next|followed|after|rest)")
+# Each of those words holds one of these: a substring search finds a text to read.
+_GOES_ON_STEMS = ("then", "next", "follow", "after", "rest")
+_GOES_ON_WORD = re.compile("(?i:" + "|".join(_GOES_ON_STEMS) + ")")
 
 _AMOUNT_AFTER = re.compile(
     r"[ \t]*(?:%|(?:percent|per[ \t]cent|dollars?|bucks|cents?|euros?|pounds?|pence|yen|"
@@ -99,10 +116,16 @@ def read_spoken(text: str, budget: Budget, *, spoken: bool) -> MappedText:
     if spoken:
         edits.extend(date_edits(text, budget))
     least = MIN_DIGITS_SPOKEN if spoken else MIN_DIGITS_WRITTEN
-    runs = scan.finditer(_RUN, text, budget) if _two_number_words(text.lower()) else ()
+    lowered = text.lower()
+    quads = quad_edits(text, lowered, budget)
+    edits.extend(quads)
+    # Said aloud, digit groups the speaker goes on with are read with no number word.
+    goes_on = spoken and any(stem in lowered for stem in _GOES_ON_STEMS)
+    runs = scan.finditer(_RUN, text, budget) if goes_on or _two_number_words(lowered) else ()
     for match in runs:
-        edit = _run_edit(text, match, least)
-        if edit is not None:
+        edit = _run_edit(text, match, least, spoken=spoken)
+        # A run inside an address said with hundreds is that address's.
+        if edit is not None and not any(q[0] < edit[1] and edit[0] < q[1] for q in quads):
             edits.append(edit)
     if spoken and ("underscore" in text.lower() or "dash" in text.lower() or "hyphen" in text):
         for match in scan.finditer(_EMAIL_JOINER, text, budget):
@@ -173,7 +196,7 @@ def _tokens(text: str, match: re.Match[str]) -> list[_Token]:
     return tokens
 
 
-def _run_edit(text: str, match: re.Match[str], least: int) -> Edit | None:
+def _run_edit(text: str, match: re.Match[str], least: int, *, spoken: bool) -> Edit | None:
     """The edit reading the run ``match`` as digits, or None when it stays words."""
     tokens = _tokens(text, match)
     # "Oh, one more thing": an "oh" apart from the run by a comma or a stop is a word.
@@ -181,7 +204,10 @@ def _run_edit(text: str, match: re.Match[str], least: int) -> Edit | None:
         tokens = tokens[1:]
     if tokens and tokens[-1].word == "oh" and _breaks(tokens[-1].before):
         tokens = tokens[:-1]
-    if sum(not token.word.isdigit() for token in tokens) < 2:
+    said = sum(not token.word.isdigit() for token in tokens)
+    # Said aloud, "6397 3... and then 2185" is one number the speaker went on with.
+    goes_on = spoken and any(_GOES_ON_WORD.search(token.before) for token in tokens[1:])
+    if said < 2 and not goes_on:
         return None  # "4111 1111 then one more": nothing spoken to read
     start, end = tokens[0].start, tokens[-1].end
     if _AMOUNT_BEFORE.search(text, max(0, start - 4), start) or _AMOUNT_AFTER.match(text, end):

@@ -216,3 +216,49 @@ def test_after_a_phone_word_a_national_number_may_mix_separators(
 def test_a_phone_word_does_not_make_a_date_or_time_a_number(text: str) -> None:
     """Dates and times after a phone word stay dates and times."""
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("You can call them back on 65 6332-7362.", "65 6332-7362"),
+        ("The courier will text 22 638 55 75 first.", "22 638 55 75"),
+        ("Phone: 800-7224", "800-7224"),
+        ("Ring 3333235 to finish.", "3333235"),
+        ("Your callback number is (01) 29248 775.", "(01) 29248 775"),
+        ("Her emergency contact's number is 666 669 893.", "666 669 893"),
+        ("Your phone number is 320, 695, 1086.", "320, 695, 1086"),
+    ],
+)
+def test_a_phone_word_vouches_for_a_number_no_plan_validates(text: str, expected: str) -> None:
+    """A local number, or a national one without its trunk 0, after a phone word."""
+    assert found(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The reference is 65 6332-7362.",  # no phone word
+        "Call about your order 3333235 today.",  # an id word beside the phone word
+        "Call us about tracking 22 638 55 75.",
+        "Call us between 2019-2024 for support.",  # a range of years
+        "Call about SSN 123-45-6789 today.",  # an SSN's shape
+        "Call us on 12.05.2026 at 10:30.",  # a date
+        "Call 3 times, 12 rings each.",  # too few digits
+    ],
+)
+def test_a_phone_word_does_not_make_ids_dates_or_counts_phone_numbers(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ship it to ZIP code 00988-9407.",
+        "Postal code: 05073-2871",
+        "1 Main St, Hartford, CT 06652-0323",
+        "Call us, our ZIP code is 94105-1234.",
+    ],
+)
+def test_a_zip_plus_4_is_not_a_phone_number(text: str) -> None:
+    assert found(text) == []

@@ -26,7 +26,12 @@ Counts:
 - toll-free vanity numbers with three capitals or more (``1-800-FLOWERS``,
   ``1 (888) GOT-JUNK``);
 - a bare run of 10 digits (or 11 starting with 1) only when a phone word
-  (phone, call, text, mobile, tel, fax, SMS, WhatsApp...) comes shortly before.
+  (phone, call, text, mobile, tel, fax, SMS, WhatsApp...) comes shortly before;
+- after a phone word with no id word beside it, any run of 7 to 15 digits in
+  phone-like groups, though no numbering plan vouches for it: a national number
+  without its trunk 0 or a local one (``call back on 65 6332-7362``,
+  ``Phone: 800-7224``, ``text 3333235``, ``phone number is 320, 695, 1086``;
+  ``phone_labels``).
 
 An extension written right after a number belongs to it (``386.848.1591x976``,
 ``555-010-2030 ext. 12``, ``... #204``, ``... x12``): the span covers it.
@@ -36,11 +41,12 @@ shortly before it names an id (order, tracking, invoice, account, ticket...)
 and none names a phone.
 
 Does not count: SSNs (3-2-4), dates, times, ISO timestamps, prices, card
-numbers (4-4-4-4), IP addresses, versions, ZIP+4 codes, order or ticket ids
+numbers (4-4-4-4), IP addresses, versions, ZIP+4 codes (5-4 digits after a
+postal label or a state's code: ``ZIP code 00988-9407``), order or ticket ids
 (a number glued to letters, ``#`` or another digit group: ``ORD-555-010-2030``,
-``#5550102030``), a digit run inside a longer run, and national formats
-without a trunk 0 (Spain's ``912 345 678``) or grouped otherwise than their
-country writes them, and the digits of an IBAN (``BE 03 7310 1866 4084``).
+``#5550102030``), a digit run inside a longer run, and, with no phone word before,
+national formats without a trunk 0 (Spain's ``912 345 678``) or grouped
+otherwise than their country writes them, and the digits of an IBAN (``BE 03 7310 1866 4084``).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.iban import find_iban
+from turncheck.worker.checks.sensitive.phone_labels import label, labelled_numbers, zip_plus_4
 from turncheck.worker.checks.sensitive.spans import merged
 
 # Not glued to an id: no letter, digit, ``#``, or "word-"/"1." just before; no
@@ -126,31 +133,10 @@ _VANITY = re.compile(
 # Where a vanity number may be: a toll-free code and a capital letter soon after. Starts
 # with a literal, which the engine finds fast; ``_VANITY`` then reads around each.
 _TOLL_FREE = re.compile(r"8(?:00|33|44|55|66|77|88)[ .\-)] ?[A-Z0-9]{0,3}[A-Z]")
-# Label words shortly before a number (same line) say what it is: "phone: ..."
-# vs "order ...". A phone word anywhere there wins: "call our order desk".
-_LABEL = regex.compile(
-    r"(?<!\p{L})(?:(?P<phone>phone|phones|call|called|calling|tel|telephone|mobile|cell|"
-    r"cellphone|text|texting|sms|fax|whatsapp|dial|ring|reach|hotline|helpline)"
-    r"|(?P<id>order|orders|tracking|invoice|account|acct|ref|reference|ticket|case|"
-    r"confirmation|serial|po|item|product|part|model|transaction|receipt|booking|"
-    r"policy|claim|id|isbn|sku|upc))(?!\p{L})",
-    regex.IGNORECASE,
-)
-_LABEL_CHARS = 32
 _GROUP = re.compile(r"[0-9]+")
 # Stretches of digits and separators long enough to hold a number: the shape
 # patterns run only around these, not at every position of the text.
 _RUN = regex.compile(r"[0-9][0-9 ().\-]{7,}")
-
-
-def _label(text: str, start: int) -> str | None:
-    """``"phone"``, ``"id"`` or ``None``: what the label words shortly before name."""
-    window = text[max(0, start - _LABEL_CHARS) : start]
-    window = window[window.rfind("\n") + 1 :]
-    kinds = {match.lastgroup for match in _LABEL.finditer(window)}
-    if "phone" in kinds:
-        return "phone"
-    return "id" if kinds else None
 
 
 @lru_cache(maxsize=4096)  # an agent repeats its own hotline in turn after turn
@@ -253,10 +239,10 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
                 if end is not None:
                     spans.append((match.start(), end))
         for match in scan.finditer(_NANP, text, budget, pos, endpos):
-            if _label(text, match.start()) != "id":
+            if label(text, match.start()) != "id":
                 spans.append(match.span())
         for match in scan.finditer(_BARE, text, budget, pos, endpos):
-            if _label(text, match.start()) == "phone":
+            if label(text, match.start()) == "phone":
                 spans.append(match.span())
         if text.startswith("0", run.start()) or text.startswith("(0", run.start() - 1):
             spans.extend(_nationals(text, pos, endpos, budget))
@@ -264,12 +250,15 @@ def find_phone(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
         budget.check()
         # "1 (" may stand before the code; the longest tail ends 12 characters after it.
         vanity = _VANITY.search(text, max(0, hint.start() - 3), hint.start() + 16)
-        if vanity is not None and _label(text, vanity.start()) != "id":
+        if vanity is not None and label(text, vanity.start()) != "id":
             spans.append(vanity.span())
+    spans.extend(labelled_numbers(text, budget))
     # The digits of an IBAN ("BE 03 7310 1866 4084") are the IBAN's, not a phone number's.
     ibans = list(find_iban(text, ctx)) if spans else []
     for start, end in merged(spans):
-        if not any(start < iban_end and iban_start < end for iban_start, iban_end in ibans):
+        if any(start < iban_end and iban_start < end for iban_start, iban_end in ibans):
+            continue
+        if not zip_plus_4(text, start, end):  # "ZIP code 00988-9407" reads as +988 ...
             yield start, _with_extension(text, end)
 
 
@@ -283,12 +272,12 @@ def _nationals(text: str, pos: int, endpos: int, budget: Budget) -> Iterator[tup
     for match in scan.finditer(_NATIONAL, text, budget, pos, endpos):
         budget.check()
         start, end = match.span()
-        label = _label(text, start)
-        if label == "id" or _DATE_START.match(text, start, end):
+        named = label(text, start)
+        if named == "id" or _DATE_START.match(text, start, end):
             continue
         if _TIME.search(text, start, min(len(text), end + 3)):
             continue
-        phone_word = label == "phone"
+        phone_word = named == "phone"
         longest = _LOOSE_DIGITS[-1] if phone_word else _NATIONAL_DIGITS[-1]
         # "020 7946 0958 2 times": drop trailing groups past a national number's length.
         while end > start and sum("0" <= ch <= "9" for ch in text[start:end]) > longest:
