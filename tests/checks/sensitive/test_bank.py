@@ -177,3 +177,37 @@ def test_a_checksum_valid_tracking_or_order_number_is_not_a_routing_number(text:
 def test_a_transit_number_label_still_labels_a_routing_number() -> None:
     assert routing_found(f"Transit number {RTN} is on your cheque.") == [RTN]
     assert routing_found(f"Routing transit number: {RTN}.") == [RTN]
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("We'll debit bank account 507718230946611284035 monthly.", "507718230946611284035"),
+        ("Account no. 3308 1742 9956 0271 4483 96 at your bank.", "3308 1742 9956 0271 4483 96"),
+        ("Account number: NWBK60161331926819", "NWBK60161331926819"),
+        ("Acct #X0542811101000000123456 is linked.", "X0542811101000000123456"),
+        ("Your checking account number is 20041010050500013M02606.", "20041010050500013M02606"),
+        ("Savings account (QNBA0000 0000 6931 23)", "QNBA0000 0000 6931 23"),
+    ],
+)
+def test_finds_long_and_bank_coded_account_numbers(text: str, number: str) -> None:
+    """Domestic account numbers abroad run to 30 characters and may open with a bank code."""
+    assert account_found(text) == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Account 1234567890123456789012345678901 is longer than any account number.",
+        "Account number GB82WEST12345698765432 is an IBAN.",
+        "Your account key is AKIAIOSFODNN7EXAMPLE.",
+        "Account tier GOLD2024 renews soon.",
+        "Account PIN 482913 was reset.",
+        "Account order ORD20240012345 shipped.",
+        "Account ref Ab12345678 is mixed case, a word.",
+        "Account plan Pro-482913 is active.",
+    ],
+)
+def test_codes_that_are_not_account_numbers_near_account_words(text: str) -> None:
+    """Over 30 characters, IBANs, too few digits in a row, other labels, words: not accounts."""
+    assert account_found(text) == []

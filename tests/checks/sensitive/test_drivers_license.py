@@ -53,7 +53,7 @@ def test_finds_labelled_license_numbers(text: str, number: str) -> None:
         "Your license key for v2.14.3 is ready; order 12345678.",
         "Driver's license on file; card 4111111111111111.",
         "License fee is $1,249.99 or 1249.",
-        "DL A12345 is too short.",
+        "DL A12 is too short.",
         "Tracking 1Z999AA10123456784 updated 2026-11-29T10:00:00Z.",
         "License number 12-345-6789",
         "Your licence no. AB123456 is verified.",
@@ -106,4 +106,59 @@ def test_finds_more_state_provincial_and_uk_formats(text: str, number: str) -> N
 )
 def test_wider_formats_still_need_a_drivers_license_label(text: str) -> None:
     """The wider shapes are licences only as the closest label says so."""
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("DL# AB123456C, issued in Idaho.", "AB123456C"),
+        ("Missouri driver's license A123456R is on file.", "A123456R"),
+        ("Missouri driver's license 12345678AB is on file.", "12345678AB"),
+        ("Missouri driver's license 123A456789 is on file.", "123A456789"),
+        ("North Dakota driver's license ABC123456 was scanned.", "ABC123456"),
+        ("Montana driver's license 12345678901234 was scanned.", "12345678901234"),
+        ("New York driver's license 1234567890123456 is valid.", "1234567890123456"),
+        ("New York driver's license A123456789012345678 is valid.", "A123456789012345678"),
+        ("Massachusetts driver's license SA1234567 is valid.", "SA1234567"),
+        ("Alberta driver's licence 123456-789 is valid.", "123456-789"),
+    ],
+)
+def test_finds_every_format_of_the_state_tables(text: str, number: str) -> None:
+    """Each state's and province's published shape counts under a driver's licence label."""
+    assert found(text) == [number]
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("DL A12345 on file.", "A12345"),
+        ("Driver's license no. A123 (Colorado).", "A123"),
+        ("Ohio driver's license: AB12.", "AB12"),
+        ("DL# 48213, issued in Alabama.", "48213"),
+        ("Your driver's license number is 48213.", "48213"),
+        ("Kansas driver's license K1A2B was scanned.", "K1A2B"),
+    ],
+)
+def test_finds_short_numbers_right_after_the_label(text: str, number: str) -> None:
+    """Short licence numbers (Alabama, Colorado, Ohio, Kansas) count right after the label."""
+    assert found(text) == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Driver's license office, 12345 Main St, opens at nine.",
+        "Driver's license renewed in 2019.",
+        "Your Delta flight DL 2417 departs at 09:40.",
+        "Your driver's license number is 4821.",
+        "A123 is the driver's license desk.",
+        "Driver's license and K1A2B order both shipped.",
+        "Driver's license 12345678901234567 is too long for a number alone.",
+        "North Dakota driver's license abc123456 is lower case.",
+    ],
+)
+def test_short_and_overlong_numbers_that_are_not_licences(text: str) -> None:
+    """A short number needs the label right before it; a year, a street number, a
+    run longer than any state's is not a licence number."""
     assert found(text) == []

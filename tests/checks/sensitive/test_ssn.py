@@ -96,3 +96,34 @@ def test_ssns_with_spaced_hyphens_dashes_or_other_digits_are_found(ssn: str) -> 
 )
 def test_spaced_separators_keep_ssn_look_alikes_out(text: str) -> None:
     assert found_as_stored(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've updated the SSN on your account to 234567891.",
+        "The SSN on your policy is 234567891.",
+        "We matched the social security number on the claim with 234567891 today.",
+    ],
+)
+def test_an_ssn_word_in_the_clause_wins_over_a_record_word_that_does_not_label(
+    text: str,
+) -> None:
+    """ "The SSN on your account" names an SSN: the account is where it is kept."""
+    assert found(text) == ["234567891"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We checked your SSN and account number 234567891.",
+        "We checked your SSN and your account ID 234567891.",
+        "SSN verified. Your account: 234567891.",
+        "Your SSN is on file; account 234567891 is open.",
+        "The SSN is on the claim for order 234567891.",
+    ],
+)
+def test_a_record_word_labelling_the_number_or_another_clause_keeps_it_out(text: str) -> None:
+    """A record word right before the number labels it; an SSN word in another clause
+    or behind a word naming the number (order) does not reach it."""
+    assert found(text) == []

@@ -4,7 +4,7 @@
 |---|---|---|
 | ssn | US Social Security numbers, invalid ranges excluded | own rules |
 | card | card numbers: issuer prefix, length, Luhn | python-stdnum (Luhn) |
-| bank_account | US account numbers labelled as such | own rules |
+| bank_account | account numbers (digits, or bank code and digits), labelled | own rules |
 | routing_number | US ABA routing numbers, checksum, labelled | own rules (ABA checksum) |
 | drivers_license | US, Canadian and UK licence formats, labelled | own rules |
 | email | email addresses | own rules |

@@ -1,4 +1,4 @@
-"""``routing_number`` and ``bank_account``: US bank routing and account numbers.
+"""``routing_number`` and ``bank_account``: US routing numbers, bank account numbers.
 
 Routing numbers: nine digits whose first two are a Federal Reserve range
 (00-12, 21-32, 61-72, 80) and that pass the ABA 3-7-1 checksum, written
@@ -13,18 +13,23 @@ order or other reference ("tracking number 021000021", "parcel 021000021 is
 in transit") is that, not a routing number, even with a routing word
 further away.
 
-Account numbers: 4-17 digits (together, or in groups joined by one kind of
-single space or hyphen) labelled by an account word ("account", "acct",
-"account number", "checking", "savings", "a/c"): the closest label before
-the number, or after it when none is before. 4-7 digit numbers need that
-label right before them ("acct 48213"). Not counted: amounts and counts
+Account numbers: 4-30 digits, or 6-30 capital letters and digits with a run
+of at least six digits (a bank code before the digits, as domestic numbers
+abroad are written: ``NWBK60161331926819``, ``X0542811101000000123456``),
+together or in groups joined by one kind of single space or hyphen, every
+group holding a digit (so a capital word before a number is not taken into
+it); 30, the longest national account number an IBAN carries. Labelled by an
+account word ("account", "acct", "account number", "checking", "savings",
+"a/c"): the closest label before the number, or after it when none is
+before. Numbers with fewer than eight digits need that label right before
+them ("acct 48213"). Not counted: amounts and counts
 ("account balance is 1500", "$1500", "1,500.00", "1500 USD", "12345678
 points", "250000 reward points"), numbers labelled as something else
 ("order 1234 on your account", "call 8005550100", "Unix time 1767225600"),
 masked or partial numbers ("account ending in 4321", "****4321"), digits
 inside a hyphenated or underscored identifier ("Account ID acme-prod-4821"),
-years, compact dates (YYYYMMDD), phone, SSN and zip+4 shapes, card numbers
-and routing numbers the routing detector takes.
+years, compact dates (YYYYMMDD), phone, SSN and zip+4 shapes, card numbers,
+IBANs (the IBAN detector's) and routing numbers the routing detector takes.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import re
 from collections.abc import Iterator
 
 import regex
+from stdnum import iban
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.sensitive.cards import is_card_number
@@ -61,15 +67,27 @@ _ROUTING = regex.compile(rf"{_BEFORE}[0-9]{{9}}{_AFTER}")
 _ROUTING_GROUPED = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:{_GROUP_SEP}[0-9]++)++{_AFTER}")
 _NON_DIGIT = regex.compile(r"[^0-9]++")
 _GROUP_SPLIT = regex.compile(r"[ \-]")
-# The first four digits of every number ``_ACCOUNT`` finds.
+# Four digits that every number ``_ACCOUNT`` keeps holds (of its run of six, when it
+# has letters), with a separator or none between each two.
 _FOUR_DIGITS = re.compile("[0-9](?:[ -]?[0-9]){3}")
-# How far from an account word's needle the start of a number it labels can be: the
-# label windows (60 characters before the number, 40 after), a needle's length and the
-# longest number (17 digits, 16 separators), rounded up.
-_NEEDLE_REACH = 80
-# "[0-9][0-9]*+", not "[0-9]++": a possessive first item stops the engine
-# from skipping ahead to the next digit, which makes the scan ten times slower.
-_ACCOUNT = regex.compile(rf"{_BEFORE}[0-9][0-9]*+(?:([\ \-])[0-9]++(?:\1[0-9]++)*+)?+{_AFTER}")
+# How far from an account word's needle four digits of a number it labels can be: the
+# label window before the number (60 characters; 40 after it) and the longest number
+# (30 characters, 29 separators), whose run of six digits may be at its far end.
+_NEEDLE_REACH = 120
+# The longest national account number an IBAN carries.
+_LONGEST = 30
+# Groups of capitals and digits, each holding a digit, so "PIN 123456" is never one
+# number; one kind of separator between them. The match starts at the first digit:
+# the engine skips ahead to digits fast, and would try a pattern opening with a
+# letter at every capital of the text. The capitals before it (a bank code) are
+# looked behind for, and put back into the span by ``_with_bank_code``. "[0-9]"
+# then "[0-9A-Z]*+", not "[0-9A-Z]++": a possessive first item stops the skipping.
+_LETTERS_BEFORE = rf"(?<={_BEFORE}[A-Z]{{0,{_LONGEST - 6}}}+)"
+_GROUP = "[A-Z]*+[0-9][0-9A-Z]*+"
+_ACCOUNT = regex.compile(
+    rf"{_LETTERS_BEFORE}[0-9][0-9A-Z]*+(?:([\ \-]){_GROUP}(?:\1{_GROUP})*+)?+{_AFTER}"
+)
+_SIX_DIGITS = re.compile("[0-9]{6}")
 _FED_RANGES = frozenset([*range(0, 13), *range(21, 33), *range(61, 73), 80])
 # Shapes of other numbers: phone 3-3-4 and 1-3-3-4, SSN 3-2-4, zip+4 5-4.
 _OTHER_SHAPES = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 2, 4), (5, 4), (3, 4)})
@@ -146,15 +164,39 @@ def find_routing_number(text: str, ctx: DetectorContext) -> Iterator[tuple[int, 
     yield from merged(spans)
 
 
-def _other_number(run: str, digits: str) -> bool:
+def _with_bank_code(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the number ``_ACCOUNT`` found at ``start:end``, with the capitals
+    glued before its first digit."""
+    while start and "A" <= text[start - 1] <= "Z":
+        start -= 1
+    return start, end
+
+
+def _is_iban(compact: str) -> bool:
+    # A country code and check digits first: most codes are not, and are not validated.
+    return compact[:2].isalpha() and compact[2:4].isdigit() and iban.is_valid(compact)
+
+
+def _digit_count(run: str) -> int:
+    """How many digits the account number ``run`` has; 0 when it cannot be one."""
+    compact = run.replace(" ", "").replace("-", "")
+    if len(compact) > _LONGEST:
+        return 0
+    if not compact.isdigit():
+        # Letters: a bank code with the account's digits; an IBAN is the IBAN detector's.
+        if _SIX_DIGITS.search(compact) is None or _is_iban(compact):
+            return 0
+        return sum(ch.isdigit() for ch in compact)
     sizes = tuple(len(g) for g in _GROUP_SPLIT.split(run))
     if len(sizes) > 1 and (sizes in _OTHER_SHAPES or min(sizes) < 2):
-        return True
-    if len(digits) == 4 and digits[:2] in ("19", "20"):
-        return True  # a year
-    if len(digits) == 8 and _COMPACT_DATE.fullmatch(digits):
-        return True
-    return is_card_number(digits)
+        return 0
+    if len(compact) == 4 and compact[:2] in ("19", "20"):
+        return 0  # a year
+    if len(compact) == 8 and _COMPACT_DATE.fullmatch(compact):
+        return 0
+    if len(compact) < 4 or is_card_number(compact):
+        return 0
+    return len(compact)
 
 
 def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
@@ -166,17 +208,17 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
     routing_labels: list[tuple[int, int]] | None = None
     for match in scan.finditer(_ACCOUNT, text, ctx.budget):
         ctx.budget.check()
-        start, end = match.span()
-        run = match.group()
-        digits = run.replace(" ", "").replace("-", "")
-        if not 4 <= len(digits) <= 17:
+        start, end = _with_bank_code(text, *match.span())
+        run = text[start:end]
+        count = _digit_count(run)
+        if not count:
             continue
         # Short numbers are mostly something else: only a label right before counts.
-        before, after = (30, 0) if len(digits) < 8 else (60, 40)
+        before, after = (30, 0) if count < 8 else (60, 40)
         # ``label_is`` takes only a keyword wholly inside the windows, and every keyword
         # holds a needle: most numbers have none near them, and then the keywords of the
         # whole text are never looked for.
-        if not _needle_near(text, start - before, end + after) or _other_number(run, digits):
+        if not _needle_near(text, start - before, end + after):
             continue
         if labels is None:
             labels = ACCOUNT_WORDS.all_in(text, ctx.budget)
@@ -185,7 +227,7 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
         # Without an account word within the label windows no label can claim it.
         if not overlaps(labels, start - before, end + after):
             continue
-        if len(digits) == 9:
+        if count == 9 and not any(ch.isalpha() for ch in run):
             if routing_labels is None:
                 routing_labels = ROUTING_WORDS.all_in(text, ctx.budget)
             if _is_routing(text, start, end, routing_labels):
@@ -202,9 +244,9 @@ def _needle_near(text: str, lo: int, hi: int) -> bool:
 
 
 def _number_near_needle(text: str) -> bool:
-    """Whether an ASCII ``text`` has the start of a number near a needle of an account
-    word: a number that a label counts for starts within reach of the label's windows,
-    as the number (digits and separators) cannot hold the needle's letters."""
+    """Whether an ASCII ``text`` has four digits near a needle of an account word: a
+    number that a label counts for has its four (``_FOUR_DIGITS``) within reach of the
+    label's needle."""
     lowered = text.lower()  # ASCII: the case folding of ``Keywords.all_in``, offsets kept
     for needle in ACCOUNT_WORDS.needles:
         at = lowered.find(needle)

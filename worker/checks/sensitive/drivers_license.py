@@ -8,19 +8,33 @@ words: "public" never reads as "lic"). Before the number, or after it when
 nothing labels it before. A bare "license" or "license number" is not enough:
 contractors, nurses, hunters and software have license numbers too.
 
-What counts, by shape (one kind of separator, a space or hyphen, between
-digit groups; none between letters and digits except a hyphen):
+What counts, by shape: the formats of the US states' and Canadian
+provinces' format tables (as the AAMVA members publish them; NTSI keeps them
+in one table), letters in capitals (one or two leading the digits in either
+case), one kind of separator (a space or
+hyphen) between digit groups, none between letters and digits except a
+hyphen after leading letters:
 
-- one letter then 6-14 digits: California ``A1234567``, Rhode Island
+- digits alone, 6-16 (Texas, Pennsylvania, New York ``123 456 789``,
+  Colorado ``12-345-6789``, Montana's 13 and 14, New York's 16, Alberta
+  ``123456-789``, British Columbia, Saskatchewan, ...);
+- one letter then 6-18 digits: California ``A1234567``, Rhode Island
   ``V123456``, Ontario ``A1234-56789-01234``, Quebec, Florida
-  ``A123-456-78-901-0``, Illinois ``A123-4567-8901``, Wisconsin, Michigan,
-  Minnesota, Maryland, New Jersey, Virginia, Massachusetts, Hawaii, ...;
-- two letters then 5-7 digits (``AB123456``);
-- 6-13 digits alone (Texas, Pennsylvania, New York ``123 456 789``, Colorado
-  ``12-345-6789``, North Carolina, six-digit ones, a 13-digit one, ...);
-- 6-9 digits and a letter (Vermont ``1234567A``);
-- the letter-digit mixes, in capitals: Iowa ``123AB4567``, New Hampshire
-  ``12ABC12345``, Washington ``WDL`` and nine letters or digits, and
+  ``A123-456-78-901-0``, Illinois ``A123-4567-8901``, Newfoundland, New
+  Jersey, Wisconsin, Michigan, New York's 18, ...;
+- two letters then 5-7 digits (Ohio, West Virginia, Massachusetts
+  ``SA1234567``), three letters then six digits (North Dakota);
+- digits then letters: 6-9 digits and a letter (Vermont ``1234567A``, Maine,
+  Missouri), eight digits and two letters (Missouri);
+- one or two letters, six digits, a letter: Idaho ``AB123456C``, Missouri
+  ``A123456R``;
+- short ones, only with the licence label right before them ("DL# 48213",
+  "driver's license no. A123"): five digits (Alabama, Alaska, Arkansas,
+  Delaware, Utah, New Brunswick, Prince Edward Island, ...),
+  a letter and 3-5 digits (Colorado, Ohio, Missouri, West Virginia), two
+  letters and 2-4 digits (Colorado, Ohio), Kansas ``K1A2B``;
+- the letter-digit mixes: Iowa ``123AB4567``, New Hampshire ``12ABC12345``,
+  Missouri ``123A456789``, Washington ``WDL`` and nine letters or digits, and
   Washington's older name-based ``WHITFDL512P9`` (five letters of the last
   name, ``*`` padded, two initials, three digits, two check characters),
   Nova Scotia's five letters and nine digits, Manitoba's ``AB-CD-EF-123GH``;
@@ -28,6 +42,10 @@ digit groups; none between letters and digits except a hyphen):
   padded), six digits of the birth date, two initials, a digit and two check
   characters, maybe a two-digit issue number after a space
   (``MORGA753116SM9IJ 35``).
+
+Not read: New York's old eight-letter numbers, which are words as often
+("EXPIRED"), and numbers of 1-4 digits alone: after "DL" those are as often
+a Delta flight ("DL 2417") or a year.
 
 What does not count: a number whose closest label is something else (phone,
 order, card, account, passport); a number labelled only by another kind of
@@ -51,16 +69,18 @@ _DL = regex.compile(
     (?:
         (?P<mixed>
             [0-9]{3}[A-Z]{2}[0-9]{4}                    # Iowa
+          | [0-9]{3}[A-Z][0-9]{6}                       # Missouri
           | [0-9]{2}[A-Z]{3}[0-9]{5}                    # New Hampshire
           | WDL[0-9A-Z]{9}                              # Washington
           | [A-Z][A-Z*]{4}[A-Z][A-Z*][0-9]{3}[0-9A-Z]{2}  # Washington, before 2018
-          | [0-9]{6,9}[A-Z]                             # Vermont, letter-suffixed ones
           | [A-Z9]{5}[0-9]{6}[A-Z9]{2}[0-9][A-Z0-9]{2}(?:\ [0-9]{2})?  # UK (DVLA)
           | [A-Z]{5}[0-9]{9}                            # Nova Scotia
           | [A-Z]{2}(?:-[A-Z*]{2}){2}-[A-Z0-9]{5}       # Manitoba
         )
-      | (?P<letters>[A-Za-z]{1,2}-?)?
+      | (?P<kansas>[A-Z][0-9][A-Z][0-9][A-Z])
+      | (?P<letters>[A-Z]{3}|[A-Za-z]{1,2}-?)?
         [0-9]++(?:(?P<sep>[\ \-])[0-9]++(?:(?P=sep)[0-9]++)*+)?+
+        (?P<suffix>[A-Z]{1,2})?
     )
     (?![0-9A-Za-z]|[.,/:\-][0-9])
     """,
@@ -107,17 +127,56 @@ _OTHER_SHAPES = frozenset(
 )
 
 
-# At most 14 digits, a separator between two groups at most: a longer run is not one.
-_LONGEST = 2 * 14 - 1
+# At most 18 digits, a separator between two groups at most: a longer run is not one.
+_LONGEST = 2 * 18 - 1
+# What may stand between a licence word and a short number it labels ("DL# 48213",
+# "driver's license number is A123"): nothing but the rest of the label.
+_LABEL_REST = regex.compile(r"(?i)(?:[\s#:.]|number|num|no|is|was)*+")
 
 
-def _plausible(letters: str, groups: tuple[int, ...]) -> bool:
-    digit_count = sum(groups)
-    if not letters:
-        return 6 <= digit_count <= 13 and groups not in _OTHER_SHAPES
-    if len(letters) == 1:
-        return 6 <= digit_count <= 14
-    return 5 <= digit_count <= 7
+def _long_enough(letters: str, digits: int, groups: int, suffix: str) -> bool | None:
+    """Whether a number of this shape is a licence number (True), a short one that
+    needs its label right before it (None), or none (False); see the module docstring."""
+    if suffix:
+        if groups > 1:
+            return False
+        if not letters:
+            return 6 <= digits <= 9 if len(suffix) == 1 else digits == 8
+        return len(suffix) == 1 and len(letters) <= 2 and digits == 6
+    if len(letters) == 3:
+        return digits == 6 and groups == 1
+    # Per count of leading letters: the fewest digits, the fewest of a number that
+    # needs no label right before it, the most.
+    # Not four digits alone: after "DL" that is as often a Delta flight ("DL 2417").
+    fewest, full, most = {0: (5, 6, 16), 1: (3, 6, 18), 2: (2, 5, 7)}[len(letters)]
+    if full <= digits <= most:
+        return True
+    return None if fewest <= digits < full else False
+
+
+def _labelled_right_before(text: str, start: int) -> bool:
+    """Whether a licence word ends shortly before ``start``, with only the rest of a
+    label ("number", "no.", "#", ":") between."""
+    end = LICENSE_WORDS.last_in(text, start - 30, start)
+    return end >= 0 and _LABEL_REST.fullmatch(text, end, start) is not None
+
+
+def _shaped(match: regex.Match[str]) -> bool | None:
+    """Whether the number of ``match`` has a licence's shape: True, False, or None
+    for a short one that needs its label right before it."""
+    if match.group("mixed") is not None:
+        return True
+    if match.group("kansas") is not None:
+        return None
+    letters = (match.group("letters") or "").rstrip("-")
+    suffix = match.group("suffix") or ""
+    digits = match.group()[len(match.group("letters") or "") : len(match.group()) - len(suffix)]
+    if len(digits) > _LONGEST:
+        return False  # more digits than any license has, however grouped
+    groups = tuple(len(g) for g in _SEPARATOR.split(digits))
+    if not letters and not suffix and groups in _OTHER_SHAPES:
+        return False
+    return _long_enough(letters, sum(groups), len(groups), suffix)
 
 
 def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
@@ -129,19 +188,13 @@ def find_drivers_license(text: str, ctx: DetectorContext) -> Iterator[tuple[int,
         return
     for match in scan.finditer(_DL, text, ctx.budget):
         ctx.budget.check()
-        if not overlaps(labels, match.start() - 60, match.end() + 40):
-            continue
         start, end = match.span()
-        if match.group("mixed") is not None:
-            if label_is(text, start, end, LICENSE_WORDS, OTHER_WORDS, 60, 40):
-                yield start, end
+        if not overlaps(labels, start - 60, end + 40):
             continue
-        letters = match.group("letters") or ""
-        digits = match.group()[len(letters) :]
-        if len(digits) > _LONGEST:
-            continue  # more digits than any license has, however grouped
-        groups = tuple(len(g) for g in _SEPARATOR.split(digits))
-        if not _plausible(letters.rstrip("-"), groups):
+        shaped = _shaped(match)
+        if shaped is False:
+            continue
+        if shaped is None and not _labelled_right_before(text, start):
             continue
         if label_is(text, start, end, LICENSE_WORDS, OTHER_WORDS, 60, 40):
             yield start, end
