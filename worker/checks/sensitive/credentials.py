@@ -3,9 +3,14 @@
 Counts every format of ``credential_formats.FORMATS`` (prefixes case-sensitive,
 as the providers issue them; the list with each format in words is
 ``docs/credentials.md``): one scan finds every format's anchor, and each hit is
-matched against the formats of that anchor alone, at its position. Besides
-the table, by code of its own: AWS secret keys (40 characters of mixed case
-and digits, only with an AWS-secret word shortly before), Twilio ``SK``/``AC``
+matched against the formats of that anchor alone, at its position. Tokens
+without a prefix (``credential_labels.LABELLED``: Algolia, Datadog, Cohere…)
+count after a label on their line naming their provider as a secret
+(``ALGOLIA_API_KEY=…``, "your airtable api key is …"), when they fit the
+provider's characters and length exactly and look random
+(``labelled_tokens.py``). Besides the tables, by code of its own: AWS
+secret keys (40 characters of mixed case and digits, only with an
+AWS-secret word shortly before), Twilio ``SK``/``AC``
 + 32 hex with a Twilio word nearby and auth tokens (32 lower-case hex with
 "twilio" itself shortly before, as in ``TWILIO_AUTH_TOKEN=``), the token
 after ``Bearer``, the ``user:password`` of a URL (``postgres://admin:s3cret@db``:
@@ -27,7 +32,11 @@ one character or of two (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``,
 (``user:password@``, ``user:${DB_PASSWORD}@``, ``user:<pass>@``), Stripe
 publishable keys (``pk_live_``: public by design, shipped to browsers), UUIDs,
 git SHAs, hex colours, order ids, public keys and certificates, passwords in
-prose (``my password is hunter2``), and keys of providers not listed.
+prose (``my password is hunter2``), a provider's value after a label that
+says no secret (``Heroku request <UUID> failed``) or that reads as words
+(``supersecretpassword``), client ids and other public identifiers, and keys
+of providers not listed (a random value after ``api_key=`` alone is left:
+without a provider its shape proves nothing).
 """
 
 from __future__ import annotations
@@ -130,9 +139,7 @@ def _index(formats: tuple[TokenFormat, ...]) -> dict[str, list[_Candidate]]:
 _BY_HEAD = _index(FORMATS)
 # One scan finds every anchor; each is then matched against its formats alone, at its
 # position (a scan per format would cost the text's length 200 times).
-# In a lookahead, so that anchors overlapping each other are all found (``sc_`` inside
-# ``…Rsc_mmk`` must not hide MaxMind's ``_mmk``).
-_ANCHORS = re.compile(f"(?=({trie(sorted({a for f in FORMATS for a in f.anchors}))}))")
+_ANCHORS = re.compile(trie(sorted({a for f in FORMATS for a in f.anchors})))
 
 
 def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
@@ -167,9 +174,8 @@ def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int
 
 def _tokens(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
     """Spans of the table's formats: each anchor found is matched by its own formats."""
-    for hit in scan.finditer(_ANCHORS, text, budget):
+    for at in _anchor_starts(text, budget):
         budget.check()
-        at = hit.start()
         for candidate in _BY_HEAD.get(text[at : at + 2], ()):
             piece = text[at : at + len(candidate.anchor)]
             if piece != candidate.anchor:
@@ -186,6 +192,20 @@ def _tokens(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
     for start, end in find_labelled(text, budget):
         if not _stands_in(text[start:end], ""):
             yield start, end
+
+
+def _anchor_starts(text: str, budget: Budget) -> Iterator[int]:
+    """Where each anchor starts, in order, those inside another anchor's match too.
+
+    The scan resumes after each match, so an anchor starting inside one (``_mmk``
+    of MaxMind in ``…sc_mmk``, after Authress's ``sc_``) is looked for there by
+    hand: a few anchored matches, where a lookahead scan would cost every position.
+    """
+    for hit in scan.finditer(_ANCHORS, text, budget):
+        yield hit.start()
+        for inner in range(hit.start() + 1, hit.end()):
+            if _ANCHORS.match(text, inner) is not None:
+                yield inner
 
 
 def _match_at(candidate: _Candidate, text: str, at: int) -> regex.Match[str] | None:

@@ -20,8 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import regex
-
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.sensitive.credential_labels import LABELLED, LabelledFormat
@@ -29,22 +27,26 @@ from turncheck.worker.checks.sensitive.word_trie import trie
 
 # After the provider's name: the rest of the label on its line (key name or a few words,
 # a dot only inside a dotted name), its closing quote, the separator, and the value's quote.
-_LABEL = (
-    r"(?P<tail>(?:[a-z0-9_\- \t]|\.(?=[a-z0-9_])){0,40}?)[\"'\]]?"
-    r"(?:[ \t]*(?:=>|:=|=|:)|[ \t]+(?:is|was)(?:[ \t]*:)?(?=[ \t\"'`]))"
-    r"[ \t\"'`=]{0,4}"
+_LABEL = re.compile(
+    r"(?:[a-z0-9_\- \t]|\.(?=[a-z0-9_])){0,40}?[\"'\]]?"
+    r"(?:[ \t]*(?:=>|:=|=|:)|[ \t]+(?:is|was)(?:[ \t]*:)?(?=[ \t\"'`]))",
+    re.IGNORECASE,
 )
+# A label may hold a separator of its own ("Datadog: API key = …"): one more is tried.
+_SEPARATORS = 2
+# Between the separator and the value: spaces, its opening quote (an `=` may be its own).
+_GAP = r"[ \t\"'`=]{0,4}?"
 # Not the head of a longer value: no more value characters, nor a dot or `=` going on.
 _END = r"(?![a-z0-9_\-+/]|[.=:][a-z0-9])"
 # A word saying the value is a secret, alone or closing a compound (``apikey``, ``ClientSecret``).
-_SECRET_WORD = regex.compile(
+_SECRET_WORD = re.compile(
     r"(?<![a-z])(?:api|access|auth|app|client|secret|private|bot|service|user|signing"
     r"|encryption|master|admin|identity|upload|deploy)?[_\-. ]?"
     r"(?:keys?|tokens?|secrets?|passwords?|passwd|pwd|passphrase|credentials?|creds|pats?|auth)"
     r"(?![a-z])",
-    regex.IGNORECASE,
+    re.IGNORECASE,
 )
-_CAMEL_SECRET = regex.compile(r"[a-z](?:Key|Token|Secret|Password|Pat|Auth|Credentials?)(?![a-z])")
+_CAMEL_SECRET = re.compile(r"[a-z](?:Key|Token|Secret|Password|Pat|Auth|Credentials?)(?![a-z])")
 # Where the words before a provider's name stop belonging to its label.
 _CLAUSE_BREAK = re.compile(r"[\n;!?:={}()\[\]<>\"',]|\.\s")
 _BEFORE_CHARS = 24
@@ -56,14 +58,19 @@ def _spellings(name: str) -> set[str]:
     return {joiner.join(name.split()) for joiner in (" ", "", "_", "-", ".")}
 
 
-def _index() -> dict[str, list[tuple[regex.Pattern[str], LabelledFormat]]]:
-    """Each spelling of a provider's name: its formats, compiled with the label before them."""
-    by_name: dict[str, list[tuple[regex.Pattern[str], LabelledFormat]]] = {}
+def _index() -> dict[str, tuple[re.Pattern[str], bool]]:
+    """Each spelling of a provider's name: one pattern for the values of all its formats
+    (alternatives, so one match tries them all), and whether it needs no secret word."""
+    values: dict[str, list[LabelledFormat]] = {}
     for fmt in LABELLED:
-        pattern = regex.compile(rf"{_LABEL}(?P<token>{fmt.value}){_END}", regex.IGNORECASE)
         for name in fmt.names:
             for spelling in _spellings(name):
-                by_name.setdefault(spelling, []).append((pattern, fmt))
+                values.setdefault(spelling, []).append(fmt)
+    by_name: dict[str, tuple[re.Pattern[str], bool]] = {}
+    for spelling, formats in values.items():
+        either = "|".join(f"(?:{fmt.value}){_END}" for fmt in formats)
+        pattern = re.compile(rf"{_GAP}(?P<token>{either})", re.IGNORECASE)
+        by_name[spelling] = (pattern, all(fmt.bare for fmt in formats))
     return by_name
 
 
@@ -88,14 +95,25 @@ def find_labelled(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
         at, end = hit.span()
         if not _starts_a_name(text, at):
             continue
-        for pattern, fmt in _BY_NAME[hit.group().lower()]:
+        span = _value_after(text, at, end, *_BY_NAME[hit.group().lower()])
+        if span is not None:
+            yield span
+
+
+def _value_after(
+    text: str, at: int, end: int, pattern: re.Pattern[str], bare: bool
+) -> tuple[int, int] | None:
+    """The span of the value ``pattern`` matches after the label of the name at ``at:end``."""
+    for _ in range(_SEPARATORS):
+        label = _LABEL.match(text, end)
+        if label is None:
+            return None
+        end = label.end()
+        if bare or _says_secret(text[at:end]) or _says_secret(_words_before(text, at)):
             match = pattern.match(text, end)
-            if match is None or not _random_looking(match.group("token")):
-                continue
-            label = text[at : match.start("token")]
-            if fmt.bare or _says_secret(label) or _says_secret(_words_before(text, at)):
-                yield match.span("token")
-                break
+            if match is not None and _random_looking(match.group("token")):
+                return match.span("token")
+    return None
 
 
 def _starts_a_name(text: str, at: int) -> bool:
