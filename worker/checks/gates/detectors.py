@@ -30,6 +30,7 @@ from turncheck.worker.checks.sensitive import (
     date_of_birth,
     drivers_license,
     internal_links,
+    labelled_tokens,
 )
 from turncheck.worker.checks.sensitive.nearby import Keywords
 
@@ -83,15 +84,12 @@ _EMAIL = (
         view="lowered",
     ),
 )
-# Every format of ``credentials``: its anchors from the formats' table (case as issued, or
-# any case for labels), the openings of the key blocks and JWTs it finds by code, or the
-# words its context-dependent finds need nearby (any case).
+# Every format of ``credentials``: its anchors from the formats' table (case as issued),
+# the providers' names its labelled tokens follow (any case), the openings of the key
+# blocks and JWTs it finds by code, or the words its context-dependent finds need nearby.
 _CREDENTIALS = (
-    *(
-        Atom.literal(anchor, caseless=fmt.caseless)
-        for fmt in credential_formats.FORMATS
-        for anchor in fmt.anchors
-    ),
+    *(Atom.literal(anchor) for fmt in credential_formats.FORMATS for anchor in fmt.anchors),
+    *(Atom.literal(name, caseless=True) for name in labelled_tokens.NAMES),
     *(Atom.literal(opening) for opening in ("eyJ", "-----BEGIN", "PuTTY-User-Key-File-", "://")),
     Atom("(?:SK|AC)[0-9a-fA-F]{32}"),
     *(Atom.literal(word, caseless=True) for word in ("bearer", "twilio", "secret")),

@@ -7,12 +7,12 @@ the anchors and one match per candidate, ``gates/detectors.py`` takes its gate
 literals from the anchors, and ``docs/credentials.md`` is generated from it
 (``python -m turncheck.worker.checks.sensitive.credential_formats``).
 
-A format is found where one of its ``anchors`` stands (case as issued, or any
-case when ``caseless``): its ``pattern`` must match there, starting at most
-``lead`` characters before the anchor (a token whose fixed part is inside it,
-like Azure's ``Q~``). ``words``: one of them must stand shortly before the
-token, for formats too plain to stand alone. A ``labelled`` format is a
-token without a prefix, found only right after a label naming its provider.
+A format is found where one of its ``anchors`` stands (case as issued): its
+``pattern`` must match there, starting at most ``lead`` characters before the
+anchor (a token whose fixed part is inside it, like Azure's ``Q~``).
+``words``: one of them must stand shortly before the token, for formats too
+plain to stand alone. Tokens without a prefix, known only by a label naming
+their provider, are ``credential_labels.LABELLED``.
 
 ``SPECIAL`` lists what ``credentials.py`` finds by code of its own (private
 key blocks, JWTs, Bearer tokens, passwords in URLs, AWS secret keys, Twilio),
@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+
+from turncheck.worker.checks.sensitive.credential_labels import LABELLED
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,6 @@ class TokenFormat:
     shape: str
     """How it is recognised, in words, for the documentation."""
     lead: int = 0
-    caseless: bool = False
     words: tuple[str, ...] = ()
 
 
@@ -87,24 +88,6 @@ def prefixed(
     if words:
         shape += f", with {_either(words)} shortly before"
     return TokenFormat(provider, kind, (prefix,), pattern, shape, words=words)
-
-
-def labelled(
-    provider: str,
-    kind: str,
-    labels: tuple[str, ...],
-    token: str,
-    spoken: str,
-) -> TokenFormat:
-    """A token without a prefix (regex ``token``), right after a label naming its provider:
-    ``CLOUDFLARE_API_TOKEN=…``, ``"datadog_app_key": "…"``."""
-    names = "|".join(_escape(label) for label in labels)
-    pattern = (
-        rf"(?:{names})[A-Za-z0-9_.\-]{{0,24}}[\"']?[ \t]{{0,3}}(?:=>|:=|=|:)[ \t\"'=]{{0,5}}"
-        rf"(?P<token>{token}){E}"
-    )
-    shape = f"{spoken} right after a name or key containing {_either(labels)}"
-    return TokenFormat(provider, kind, labels, pattern, shape, caseless=True)
 
 
 def _escape(literal: str) -> str:
@@ -188,7 +171,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         64,
     ),
     prefixed("Heroku", "API key (new format)", "HRKU-AA", "b64url", 58),
-    labelled("Heroku", "API key", ("heroku",), _UUID, "a UUID"),
     prefixed("Fly.io", "access token", "fo1_", "b64url", 43),
     *_prefixes(
         "Fly.io",
@@ -200,15 +182,7 @@ FORMATS: tuple[TokenFormat, ...] = (
         "b64pad",
         (100, None),
     ),
-    labelled("Vercel", "access token", ("vercel",), "[A-Za-z0-9]{24}", "24 letters and digits"),
     prefixed("Netlify", "personal access token", "nfp_", "alnum", 36),
-    labelled(
-        "Netlify",
-        "access token",
-        ("netlify",),
-        r"[A-Za-z0-9_\-]{40,46}",
-        "40 to 46 letters, digits, `_`, `-`",
-    ),
     TokenFormat(
         "Cloudflare",
         "Origin CA key",
@@ -216,14 +190,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         rf"{B}v1\.0-[0-9a-f]{{24}}-[0-9a-f]{{146}}{E}",
         "`v1.0-`, 24 hex digits, `-`, 146 hex digits",
     ),
-    labelled(
-        "Cloudflare",
-        "API token",
-        ("cloudflare",),
-        r"[A-Za-z0-9_\-]{40}",
-        "40 letters, digits, `_`, `-`",
-    ),
-    labelled("Cloudflare", "global API key", ("cloudflare",), "[0-9a-f]{37}", "37 hex digits"),
     prefixed("Supabase", "personal access token", "sbp_", "hex", 40),
     prefixed("Supabase", "secret API key", "sb_secret_", "b64url", _ANY),
     *_prefixes(
@@ -238,14 +204,6 @@ FORMATS: tuple[TokenFormat, ...] = (
     ),
     prefixed("Render", "API key", "rnd_", "alnum", (32, None)),
     prefixed("Scalingo", "API token", "tk-us-", "b64url", 48),
-    labelled("Linode", "personal access token", ("linode",), _HEX64, "64 hex digits"),
-    labelled(
-        "Hetzner Cloud",
-        "API token",
-        ("hcloud", "hetzner"),
-        "[A-Za-z0-9]{64}",
-        "64 letters and digits",
-    ),
     prefixed("Red Hat OpenShift", "user token", "sha256~", "b64url", 43),
     TokenFormat(
         "Databricks",
@@ -303,13 +261,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         "`dnkey-` then parts of 26 and 52 letters, digits, `_ = -`",
     ),
     prefixed("Yandex Cloud", "API key", "AQVN", "b64url", (35, 38)),
-    labelled(
-        "Yandex Cloud",
-        "static access key id",
-        ("yandex",),
-        r"YC[A-Za-z0-9_\-]{38}",
-        "`YC` and 38 characters",
-    ),
     # --- observability ---
     prefixed("Grafana", "Cloud API token", "glc_", "b64pad", (32, None)),
     TokenFormat(
@@ -339,16 +290,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         "`sntrys_`, a base64 JSON object, `_`, 43 base64 characters",
     ),
     prefixed("Sentry", "user auth token", "sntryu_", "hex", 64),
-    labelled("Datadog", "API key", ("datadog", "dd_api"), "[0-9a-f]{32}", "32 hex digits"),
-    labelled("Datadog", "application key", ("datadog", "dd_app"), "[0-9a-f]{40}", "40 hex digits"),
-    labelled("Sumo Logic", "access key", ("sumo",), "[A-Za-z0-9]{64}", "64 letters and digits"),
-    labelled(
-        "Honeycomb",
-        "API key",
-        ("honeycomb",),
-        "[A-Za-z0-9]{22}|[a-f0-9]{32}",
-        "22 letters and digits, or 32 hex",
-    ),
     # --- code hosting, CI/CD ---
     *_prefixes(
         "GitHub",
@@ -385,24 +326,8 @@ FORMATS: tuple[TokenFormat, ...] = (
     prefixed("Bitbucket", "app password", "ATBB", "alnum", (24, None)),
     prefixed("Bitbucket Data Center", "HTTP access token", "BBDC-", "b64", (40, None)),
     prefixed("Atlassian", "API token", "ATATT3", "dotted", (150, None)),
-    labelled(
-        "Atlassian",
-        "API token (legacy)",
-        ("jira", "confluence", "atlassian"),
-        "[A-Za-z0-9]{24}",
-        "24 letters and digits",
-    ),
     prefixed("CircleCI", "personal API token", "CCIPAT_", "b64url", _ANY),
     prefixed("Buildkite", "API access token", "bkua_", "hex", 40),
-    labelled("Travis CI", "access token", ("travis",), "[A-Za-z0-9]{22}", "22 letters and digits"),
-    labelled(
-        "Codecov",
-        "upload or access token",
-        ("codecov",),
-        "[0-9a-f]{32}|" + _UUID,
-        "32 hex digits or a UUID",
-    ),
-    labelled("Drone CI", "access token", ("drone",), "[A-Za-z0-9]{32}", "32 letters and digits"),
     TokenFormat(
         "Sourcegraph",
         "access token",
@@ -424,7 +349,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         "hex",
         40,
     ),
-    labelled("Snyk", "API token", ("snyk",), _UUID, "a UUID"),
     # --- package registries ---
     prefixed("npm", "access token", "npm_", "alnum", 36),
     prefixed("PyPI", "upload token", "pypi-AgEIcHlwaS5vcmc", "b64url", (50, None)),
@@ -474,21 +398,7 @@ FORMATS: tuple[TokenFormat, ...] = (
         rf"{B}pat-(?:na|eu)1-{_UUID}{E}",
         "`pat-na1-` or `pat-eu1-` then a UUID",
     ),
-    labelled(
-        "HubSpot",
-        "API key (legacy)",
-        ("hubspot",),
-        "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
-        "a UUID",
-    ),
     prefixed("Contentful", "personal access token", "CFPAT-", "b64url", 43),
-    labelled(
-        "Contentful",
-        "delivery API token",
-        ("contentful",),
-        r"[A-Za-z0-9_\-]{43}",
-        "43 letters, digits, `_`, `-`",
-    ),
     prefixed("Adobe", "client secret", "p8e-", "alnum", 32),
     prefixed("Adafruit IO", "key", "aio_", "alnum", 28),
     TokenFormat(
@@ -498,36 +408,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         rf"{B}[A-Za-z0-9]{{6}}_[A-Za-z0-9]{{29}}_mmk{E}",
         "6 letters and digits, `_`, 29 letters and digits, `_mmk`",
         lead=36,
-    ),
-    labelled("Zendesk", "API token", ("zendesk",), "[A-Za-z0-9]{40}", "40 letters and digits"),
-    labelled(
-        "Intercom",
-        "access token",
-        ("intercom",),
-        r"[A-Za-z0-9=_\-]{60}",
-        "60 letters, digits, `_ = -`",
-    ),
-    labelled("Algolia", "admin API key", ("algolia",), "[a-f0-9]{32}", "32 hex digits"),
-    labelled("Asana", "client secret", ("asana",), "[A-Za-z0-9]{32}", "32 letters and digits"),
-    labelled(
-        "LaunchDarkly", "access token", ("launchdarkly",), r"api-" + _UUID, "`api-` and a UUID"
-    ),
-    labelled("Okta", "API token", ("okta",), r"00[A-Za-z0-9_=\-]{40}", "`00` and 40 characters"),
-    labelled("Squarespace", "API key", ("squarespace",), _UUID, "a UUID"),
-    labelled("Looker", "client secret", ("looker",), "[A-Za-z0-9]{24}", "24 letters and digits"),
-    labelled(
-        "RapidAPI", "API key", ("rapidapi",), r"[A-Za-z0-9_\-]{50}", "50 letters, digits, `_`, `-`"
-    ),
-    labelled("Cisco Meraki", "API key", ("meraki",), "[0-9a-f]{40}", "40 hex digits"),
-    labelled(
-        "Fastly", "API token", ("fastly",), r"[A-Za-z0-9_\-]{32}", "32 letters, digits, `_`, `-`"
-    ),
-    labelled(
-        "ngrok",
-        "authtoken",
-        ("ngrok",),
-        "[A-Za-z0-9]{20,30}_[A-Za-z0-9]{20,30}",
-        "two runs of letters and digits joined by `_`",
     ),
     prefixed("Settlemint", "application access token", "sm_aat_", "alnum", 16),
     prefixed("Settlemint", "personal access token", "sm_pat_", "alnum", 16),
@@ -546,9 +426,11 @@ FORMATS: tuple[TokenFormat, ...] = (
             ("test secret key", "sk_test_"),
             ("live restricted key", "rk_live_"),
             ("test restricted key", "rk_test_"),
+            ("production secret key", "sk_prod_"),
+            ("production restricted key", "rk_prod_"),
         ),
         "alnum",
-        (16, None),
+        (10, None),
     ),
     TokenFormat(
         "Stripe",
@@ -581,7 +463,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         rf"{B}access-(?:production|sandbox|development)-{_UUID}{E}",
         "`access-` and its environment, then a UUID",
     ),
-    labelled("Plaid", "secret", ("plaid",), "[a-z0-9]{30}", "30 lower-case letters and digits"),
     prefixed("Flutterwave", "live secret key", "FLWSECK-", "HEX", 32),
     prefixed("Flutterwave", "test secret key", "FLWSECK_TEST-", "HEX", 32),
     *_prefixes(
@@ -597,36 +478,12 @@ FORMATS: tuple[TokenFormat, ...] = (
         "b64url",
         43,
     ),
-    labelled(
-        "GoCardless",
-        "access token",
-        ("gocardless",),
-        r"live_[A-Za-z0-9_=\-]{40}",
-        "`live_` and 40 characters",
-    ),
-    labelled(
-        "Coinbase",
-        "access token",
-        ("coinbase",),
-        r"[A-Za-z0-9_\-]{64}",
-        "64 letters, digits, `_`, `-`",
-    ),
-    labelled("Finicity", "API token", ("finicity",), "[a-f0-9]{32}", "32 hex digits"),
-    labelled(
-        "Kraken",
-        "API secret",
-        ("kraken",),
-        r"[A-Za-z0-9/=_+\-]{80,90}",
-        "80 to 90 base64 characters",
-    ),
     # --- messaging, email ---
     *_prefixes(
         "Slack",
         (
             ("bot token", "xoxb-"),
             ("user token", "xoxp-"),
-            ("workspace access token", "xoxa-"),
-            ("workspace refresh token", "xoxr-"),
             ("legacy session token", "xoxs-"),
             ("legacy OAuth token", "xoxo-"),
             ("app-level token", "xapp-"),
@@ -636,6 +493,13 @@ FORMATS: tuple[TokenFormat, ...] = (
         ),
         "b64url",
         (15, None),
+    ),
+    # Legacy workspace tokens: an optional digit and `-`, then as few as 8 characters.
+    *_prefixes(
+        "Slack",
+        (("workspace access token", "xoxa-"), ("workspace refresh token", "xoxr-")),
+        "b64url",
+        (8, None),
     ),
     TokenFormat(
         "Slack",
@@ -652,20 +516,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         r"(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_\-]{60,}",
         "`discord.com/api/webhooks/`, the channel id, then 60 or more letters, digits, `_`, `-`",
         lead=15,
-    ),
-    labelled(
-        "Discord",
-        "bot token",
-        ("discord",),
-        r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
-        "three dot-separated base64 parts (24-28, 6, 27-40 characters)",
-    ),
-    labelled(
-        "Discord",
-        "client secret",
-        ("discord",),
-        r"[A-Za-z0-9_\-]{32}",
-        "32 letters, digits, `_`, `-`",
     ),
     TokenFormat(
         "Telegram",
@@ -700,13 +550,6 @@ FORMATS: tuple[TokenFormat, ...] = (
     ),
     prefixed("Mailgun", "private API key", "key-", "hex", 32, words=("mailgun",)),
     prefixed("Mailgun", "public validation key", "pubkey-", "hex", 32, words=("mailgun",)),
-    labelled(
-        "Mailgun",
-        "webhook signing key",
-        ("mailgun",),
-        "[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}",
-        "hex groups of 32, 8 and 8",
-    ),
     TokenFormat(
         "Mailchimp",
         "API key",
@@ -722,46 +565,10 @@ FORMATS: tuple[TokenFormat, ...] = (
         rf"{B}x(?:keysib|smtpsib)-[0-9a-f]{{64}}-[A-Za-z0-9]{{16}}{E}",
         "`xkeysib-` or `xsmtpsib-`, 64 hex digits, `-`, 16 letters and digits",
     ),
-    labelled("Postmark", "server token", ("postmark",), _UUID, "a UUID"),
-    labelled(
-        "MessageBird",
-        "API key",
-        ("messagebird", "message_bird"),
-        "[A-Za-z0-9]{25}",
-        "25 letters and digits",
-    ),
-    labelled("Sendbird", "API token", ("sendbird",), "[a-f0-9]{40}", "40 hex digits"),
-    labelled(
-        "Mattermost",
-        "access token",
-        ("mattermost",),
-        "[a-z0-9]{26}",
-        "26 lower-case letters and digits",
-    ),
-    labelled("Gitter", "access token", ("gitter",), r"[a-z0-9_\-]{40}", "40 lower-case characters"),
-    labelled("Pusher", "app secret", ("pusher",), "[a-f0-9]{20}", "20 hex digits"),
     # --- social ---
     prefixed("Meta (Facebook)", "access token", "EAA", "alnum", (90, None)),
     prefixed("Instagram", "access token", "IGQV", "b64url", (100, None)),
     prefixed("X (Twitter)", "app bearer token", "AAAAAAAAAAAAAAAAAAAAA", "b64pad", (60, None)),
-    labelled("X (Twitter)", "API secret", ("twitter",), "[A-Za-z0-9]{50}", "50 letters and digits"),
-    labelled(
-        "X (Twitter)",
-        "access token",
-        ("twitter",),
-        "[0-9]{15,25}-[A-Za-z0-9]{20,40}",
-        "the user id, `-`, 20 to 40 letters and digits",
-    ),
-    labelled(
-        "LinkedIn",
-        "client secret",
-        ("linkedin", "linked_in"),
-        "[A-Za-z0-9]{16}",
-        "16 letters and digits",
-    ),
-    labelled(
-        "Twitch", "API token", ("twitch",), "[a-z0-9]{30}", "30 lower-case letters and digits"
-    ),
     prefixed("Dropbox", "short-lived access token", "sl.", "dotted", (130, None)),
     TokenFormat(
         "Dropbox",
@@ -770,9 +577,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         r"(?<![A-Za-z0-9_\-])[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=\-]{43}(?![A-Za-z0-9_\-])",
         "11 letters and digits, ten `A`s, 43 more characters",
         lead=11,
-    ),
-    labelled(
-        "Dropbox", "app secret", ("dropbox",), "[a-z0-9]{15}", "15 lower-case letters and digits"
     ),
     # --- AI providers ---
     prefixed("OpenAI", "project API key", "sk-proj-", "b64url", _ANY),
@@ -804,21 +608,14 @@ FORMATS: tuple[TokenFormat, ...] = (
     ),
     prefixed("Pinecone", "API key", "pcsk_", "word", (40, None)),
     prefixed("ElevenLabs", "API key", "sk_", "hex", 48),
-    labelled(
-        "Cohere", "API key", ("cohere", "co_api_key"), "[A-Za-z0-9]{40}", "40 letters and digits"
-    ),
-    labelled("Mistral AI", "API key", ("mistral",), "[A-Za-z0-9]{32}", "32 letters and digits"),
-    labelled("Weights & Biases", "API key", ("wandb",), "[0-9a-f]{40}", "40 hex digits"),
-    labelled(
-        "AssemblyAI", "API key", ("assemblyai", "assembly_ai"), "[0-9a-f]{32}", "32 hex digits"
-    ),
-    labelled("Deepgram", "API key", ("deepgram",), "[0-9a-f]{40}", "40 hex digits"),
-    labelled(
-        "Private AI",
-        "API key",
-        ("private_ai", "privateai", "private-ai"),
-        "[a-z0-9]{32}",
-        "32 lower-case letters and digits",
+    TokenFormat(
+        "Authress",
+        "service client access key",
+        ("sc_", "ext_", "scauth_", "authress_"),
+        rf"{B}(?:sc|ext|scauth|authress)_[A-Za-z0-9]{{5,30}}\.[A-Za-z0-9]{{4,6}}\.acc[_\-]"
+        r"[A-Za-z0-9\-]{10,32}\.[A-Za-z0-9+/_=\-]{30,120}(?![A-Za-z0-9+/_=\-])",
+        "`sc_`, `ext_`, `scauth_` or `authress_`, the client id, `.`, the key id,"
+        " `.acc_` and the account, `.` then 30 to 120 base64 characters",
     ),
     # --- secrets managers, keys ---
     TokenFormat(
@@ -842,9 +639,6 @@ FORMATS: tuple[TokenFormat, ...] = (
         ("4b1d",),
         rf"{B}4b1d[A-Za-z0-9]{{38}}{E}",
         "`4b1d` then 38 letters and digits",
-    ),
-    labelled(
-        "Confluent", "API secret", ("confluent",), "[A-Za-z0-9+/]{64}", "64 base64 characters"
     ),
 )
 
@@ -897,7 +691,11 @@ DOCUMENTED_EXAMPLES = frozenset({
 
 def markdown() -> str:
     """``docs/credentials.md``: one row per format, from ``FORMATS`` and ``SPECIAL``."""
-    rows = [(f.provider, f.kind, f.shape) for f in FORMATS] + list(SPECIAL)
+    labelled = [
+        (f.provider, f.kind, f"{f.shape}, after a label naming {_either(f.names)}")
+        for f in LABELLED
+    ]
+    rows = [(f.provider, f.kind, f.shape) for f in FORMATS] + labelled + list(SPECIAL)
     lines = [
         "# Credentials `credentials` recognises",
         "",
@@ -908,6 +706,13 @@ def markdown() -> str:
         "(`sk_live_****`, `ghp_XXXX…`), placeholders (`<YOUR_TOKEN>`, `${VAR}`, `REDACTED`),",
         "a prefix with too little after it, and the example values the providers print",
         "in their own documentation.",
+        "",
+        "A token without a prefix counts only after a label that names its provider (any",
+        "case, its words joined or not: `NEW_RELIC`, `newrelic`) and says it is a secret",
+        '(key, token, secret, password, credential, pat, auth…), ending in `=`, `:` or "is"',
+        '(`ALGOLIA_API_KEY=…`, `"datadog_access_token": "…"`, "your airtable api key is …"),',
+        "and when it looks random (letters with digits, both cases, or letters no one could",
+        "read aloud).",
         "",
         f"{len(rows)} formats of {len({r[0] for r in rows})} providers.",
         "",

@@ -3,9 +3,14 @@
 Counts every format of ``credential_formats.FORMATS`` (prefixes case-sensitive,
 as the providers issue them; the list with each format in words is
 ``docs/credentials.md``): one scan finds every format's anchor, and each hit is
-matched against the formats of that anchor alone, at its position. Besides
-the table, by code of its own: AWS secret keys (40 characters of mixed case
-and digits, only with an AWS-secret word shortly before), Twilio ``SK``/``AC``
+matched against the formats of that anchor alone, at its position. Tokens
+without a prefix (``credential_labels.LABELLED``: Algolia, Datadog, Cohere…)
+count after a label on their line naming their provider as a secret
+(``ALGOLIA_API_KEY=…``, "your airtable api key is …"), when they fit the
+provider's characters and length exactly and look random
+(``labelled_tokens.py``). Besides the tables, by code of its own: AWS
+secret keys (40 characters of mixed case and digits, only with an
+AWS-secret word shortly before), Twilio ``SK``/``AC``
 + 32 hex with a Twilio word nearby and auth tokens (32 lower-case hex with
 "twilio" itself shortly before, as in ``TWILIO_AUTH_TOKEN=``), the token
 after ``Bearer``, the ``user:password`` of a URL (``postgres://admin:s3cret@db``:
@@ -27,18 +32,20 @@ one character or of two (``AKIAXXXXXXXXXXXXXXXX``, ``sk-xxxx…``,
 (``user:password@``, ``user:${DB_PASSWORD}@``, ``user:<pass>@``), Stripe
 publishable keys (``pk_live_``: public by design, shipped to browsers), UUIDs,
 git SHAs, hex colours, order ids, public keys and certificates, passwords in
-prose (``my password is hunter2``), and keys of providers not listed.
+prose (``my password is hunter2``), a provider's value after a label that
+says no secret (``Heroku request <UUID> failed``) or that reads as words
+(``supersecretpassword``), client ids and other public identifiers, and keys
+of providers not listed (a random value after ``api_key=`` alone is left:
+without a provider its shape proves nothing).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import itertools
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import regex
 
@@ -52,7 +59,9 @@ from turncheck.worker.checks.sensitive.credential_formats import (
     E,
     TokenFormat,
 )
+from turncheck.worker.checks.sensitive.labelled_tokens import find_labelled
 from turncheck.worker.checks.sensitive.spans import merged
+from turncheck.worker.checks.sensitive.word_trie import trie
 
 # The token after Bearer has a digit: "Bearer YOUR_TOKEN" is a placeholder.
 _BEARER = regex.compile(
@@ -103,12 +112,11 @@ _STAND_IN = regex.compile(r"redacted|placeholder|your|xxxx|insert|replace", rege
 class _Candidate:
     """One format ready to match where its anchor stands."""
 
-    __slots__ = ("anchor", "caseless", "format", "pattern", "words")
+    __slots__ = ("anchor", "format", "pattern", "words")
 
     def __init__(self, fmt: TokenFormat, anchor: str) -> None:
         self.format = fmt
-        self.caseless = fmt.caseless
-        self.anchor = anchor.lower() if fmt.caseless else anchor
+        self.anchor = anchor
         self.pattern = regex.compile(fmt.pattern)
         self.words = (
             regex.compile("|".join(map(regex.escape, fmt.words)), regex.IGNORECASE)
@@ -118,50 +126,20 @@ class _Candidate:
 
 
 def _index(formats: tuple[TokenFormat, ...]) -> dict[str, list[_Candidate]]:
-    """Candidates by their anchor's first two characters in lower case, longer anchors first."""
+    """Candidates by their anchor's first two characters, longer anchors first."""
     index: dict[str, list[_Candidate]] = {}
     for fmt in formats:
         for anchor in fmt.anchors:
-            index.setdefault(anchor[:2].lower(), []).append(_Candidate(fmt, anchor))
+            index.setdefault(anchor[:2], []).append(_Candidate(fmt, anchor))
     for candidates in index.values():
         candidates.sort(key=lambda c: -len(c.anchor))
     return index
 
 
-def _trie(words: list[str]) -> str:
-    """One regex that matches any of ``words``, written as a trie (``ab(?:c|d)``).
-
-    ``re`` tries the branches of a flat alternation one by one at every position
-    (2 ms over 2 KB for our 200 anchors); branches that share their first
-    characters cost one test instead (0.15 ms). Written here: the libraries that
-    do this (Aho-Corasick automata) would be a new dependency for 20 lines.
-    """
-    root: dict[str, dict[str, Any]] = {}
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def branch(node: dict[str, dict[str, Any]]) -> str:
-        alternatives = [re.escape(char) + branch(node[char]) for char in sorted(node) if char]
-        if not alternatives:
-            return ""
-        body = alternatives[0] if len(alternatives) == 1 else f"(?:{'|'.join(alternatives)})"
-        return f"(?:{body})?" if "" in node else body
-
-    return branch(root)
-
-
 _BY_HEAD = _index(FORMATS)
 # One scan finds every anchor; each is then matched against its formats alone, at its
 # position (a scan per format would cost the text's length 200 times).
-_EXACT = re.compile(_trie(sorted({a for f in FORMATS if not f.caseless for a in f.anchors})))
-# Labels in any case: scanned in the lower-cased text, where a case-blind trie would
-# test every letter twice.
-_LABELS = sorted({a.lower() for f in FORMATS if f.caseless for a in f.anchors})
-_CASELESS = re.compile(_trie(_LABELS))
-_CASELESS_ANY = re.compile(_trie(_LABELS), re.IGNORECASE)
+_ANCHORS = re.compile(trie(sorted({a for f in FORMATS for a in f.anchors})))
 
 
 def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
@@ -196,19 +174,11 @@ def find_credentials(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int
 
 def _tokens(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
     """Spans of the table's formats: each anchor found is matched by its own formats."""
-    lowered = text.lower()
-    # Lower-casing keeps every offset unless a character grew (only "İ" does).
-    caseless = (
-        scan.finditer(_CASELESS, lowered, budget)
-        if len(lowered) == len(text)
-        else scan.finditer(_CASELESS_ANY, text, budget)
-    )
-    for hit in itertools.chain(scan.finditer(_EXACT, text, budget), caseless):
+    for at in _anchor_starts(text, budget):
         budget.check()
-        at = hit.start()
-        for candidate in _BY_HEAD.get(text[at : at + 2].lower(), ()):
+        for candidate in _BY_HEAD.get(text[at : at + 2], ()):
             piece = text[at : at + len(candidate.anchor)]
-            if (piece.lower() if candidate.caseless else piece) != candidate.anchor:
+            if piece != candidate.anchor:
                 continue
             match = _match_at(candidate, text, at)
             if match is None:
@@ -219,6 +189,23 @@ def _tokens(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
                 continue
             if not _stands_in(text[start:end], piece):
                 yield start, end
+    for start, end in find_labelled(text, budget):
+        if not _stands_in(text[start:end], ""):
+            yield start, end
+
+
+def _anchor_starts(text: str, budget: Budget) -> Iterator[int]:
+    """Where each anchor starts, in order, those inside another anchor's match too.
+
+    The scan resumes after each match, so an anchor starting inside one (``_mmk``
+    of MaxMind in ``…sc_mmk``, after Authress's ``sc_``) is looked for there by
+    hand: a few anchored matches, where a lookahead scan would cost every position.
+    """
+    for hit in scan.finditer(_ANCHORS, text, budget):
+        yield hit.start()
+        for inner in range(hit.start() + 1, hit.end()):
+            if _ANCHORS.match(text, inner) is not None:
+                yield inner
 
 
 def _match_at(candidate: _Candidate, text: str, at: int) -> regex.Match[str] | None:
