@@ -73,15 +73,23 @@ def submit(browser: Any, selector: str) -> None:
     old = one(browser, "html")
     one(browser, selector).click()
     WebDriverWait(browser, 60).until(lambda driver: _gone(old))
+    # The old document can be gone before the new one has finished loading: reading its
+    # nodes then races chromium's swap ("Node ... does not belong to the document").
+    WebDriverWait(browser, 60).until(
+        lambda driver: driver.execute_script("return document.readyState") == "complete"
+    )
 
 
 def _gone(element: Any) -> bool:
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
     try:
         element.tag_name  # noqa: B018 (touching it is the test)
     except StaleElementReferenceException:
         return True
+    except WebDriverException as error:
+        # chromium reports a node of a document being replaced this way, not as stale.
+        return "does not belong to the document" in str(error)
     return False
 
 
