@@ -2,18 +2,30 @@
 
 ``judge`` asks one question (a built-in criterion, or the check's own rule of
 good and bad criteria); ``rubric`` asks several typed questions over named
-fields of the turn and maps one of them to the verdict.
+fields of the turn and maps one of them to the verdict. A rule's items and a
+question's text may name prompt variables with ``@@{name}`` (``placeholders``).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from turncheck.schemas.checkbase import BaseCheck
+from turncheck.schemas.placeholders import well_formed
 
-Criterion = Literal["correct_format", "polite_tone", "no_made_up_facts"]
+Criterion = Literal[
+    "correct_format", "polite_tone", "no_made_up_facts", "no_unsupported_action_claims"
+]
 
 RubricField = Literal[
     "last_user_message",
@@ -28,6 +40,10 @@ RubricField = Literal[
 never shown unless a rubric names them."""
 
 Text = Annotated[str, Field(min_length=1)]
+AuthorText = Annotated[str, Field(min_length=1), AfterValidator(well_formed)]
+"""A text the check's author wrote for the judge: it may hold ``@@{name}`` placeholders."""
+
+MAX_EXCHANGES = 20
 
 
 class _Judged(BaseCheck):
@@ -55,8 +71,8 @@ class _Judged(BaseCheck):
 class JudgeRule(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    good: list[Text] = Field(default_factory=list, description="What every reply must do.")
-    bad: list[Text] = Field(default_factory=list, description="What no reply may do.")
+    good: list[AuthorText] = Field(default_factory=list, description="What every reply must do.")
+    bad: list[AuthorText] = Field(default_factory=list, description="What no reply may do.")
 
     @model_validator(mode="after")
     def _not_empty(self) -> JudgeRule:
@@ -65,10 +81,52 @@ class JudgeRule(BaseModel):
         return self
 
 
+class JudgeContext(BaseModel):
+    """What an output ``judge`` reads beside the last user message and the answer.
+    Written at all, it takes seed 000's AI review defaults: three exchanges and the
+    tool results."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    exchanges: int = Field(
+        default=3,
+        ge=0,
+        le=MAX_EXCHANGES,
+        description="How many exchanges (a user message and the agent's reply to it) before "
+        "the last user message the judge reads, latest last.",
+    )
+    tool_results: bool = Field(
+        default=True,
+        description="Whether the judge reads this turn's tool calls, by name, and their "
+        "results; never the calls' arguments.",
+    )
+
+
 class JudgeCheck(_Judged):
     kind: Literal["judge"]
     criteria: Criterion | None = None
     rule: JudgeRule | None = None
+    context: JudgeContext | None = Field(
+        default=None,
+        description="Output only. Left out: the judge reads the last user message and the "
+        "answer alone.",
+    )
+
+    @field_validator("context")
+    @classmethod
+    def _context_on_output(
+        cls, value: JudgeContext | None, info: ValidationInfo
+    ) -> JudgeContext | None:
+        if value is None:
+            return value
+        if info.data.get("stage") == "input":
+            raise ValueError(
+                "context is for output checks: an input check judges what the caller sent,"
+                " before any answer"
+            )
+        if info.data.get("criteria") == "no_unsupported_action_claims" and not value.tool_results:
+            raise ValueError("no_unsupported_action_claims reads the tool results; leave them on")
+        return value
 
     @model_validator(mode="after")
     def _one_question(self) -> JudgeCheck:
@@ -82,7 +140,7 @@ class RubricQuestion(BaseModel):
 
     id: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
     type: Literal["yes_no", "scale", "choice"]
-    text: Text
+    text: AuthorText
     labels: list[Text] = Field(
         default_factory=list,
         description="scale: ordered worst to best; choice: the options. yes_no: none.",

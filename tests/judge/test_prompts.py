@@ -11,8 +11,9 @@ import pytest
 from tests.factories import make_turn
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.errors import PromptError
+from turncheck.worker.judge.criteria import CRITERIA, CRITERION_SHOWS
 from turncheck.worker.judge.kinds import compile_judged
-from turncheck.worker.judge.prompts import CRITERIA, judge_prompt, rubric_prompt
+from turncheck.worker.judge.prompts import judge_prompt, rubric_prompt
 from turncheck.worker.turns.structs import Turn
 
 HIDDEN = {
@@ -166,11 +167,14 @@ def test_input_judge_never_sees_the_answer_instructions_tools_knowledge_or_histo
 
 @pytest.mark.parametrize("criterion", sorted(CRITERIA))
 def test_builtin_criteria_render_their_text_and_hide_the_agents_context(criterion: str) -> None:
-    """Each built-in criterion puts its own text in the system part and hides the same fields."""
+    """Each built-in criterion puts its own text in the system part and hides the agent's
+    context, but for the tool calls' names and results a criterion reads by design."""
     system, user = rendered(judge(criteria=criterion), marked_turn())
     for item in (*CRITERIA[criterion].good, *CRITERIA[criterion].bad):
         assert item in system
-    assert_hidden(system + user)
+    reads_tools = criterion in CRITERION_SHOWS and CRITERION_SHOWS[criterion].tool_results
+    assert_hidden(system + user, but=("tool call name", "tool result") if reads_tools else ())
+    assert HIDDEN["tool call arguments"] not in user
 
 
 def test_builtin_criteria_on_the_input_stage_are_refused() -> None:

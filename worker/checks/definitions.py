@@ -42,6 +42,9 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
 }
 
 
+JUDGED_KINDS = ("judge", "rubric")
+"""Compiled by ``worker.judge.kinds``, not by ``COMPILERS``."""
+
 WHOLE_CHECK_FIELDS: tuple[str, ...] = ("alert", "rollout")
 """Fields about a check as a whole, not how it decides a turn. They are left out of its
 version (a new alert threshold, or promoting a shadow check to live, keeps the check's
@@ -252,7 +255,7 @@ _MEMBER = re.compile(r"[A-Z]|[a-z-]+\[")
 def _plain_loc(loc: tuple[str | int, ...], error_type: str) -> tuple[str | int, ...]:
     """Pydantic's error location as a path in the file: without the union tag it adds
     (``("checks", 0, "pattern", "flags")``), and naming ``kind`` when the tag is wrong."""
-    if len(loc) >= 3 and loc[0] == "checks" and loc[2] in COMPILERS:
+    if len(loc) >= 3 and loc[0] == "checks" and loc[2] in (*COMPILERS, *JUDGED_KINDS):
         loc = loc[:2] + loc[3:]
     # A union's member is named in the path too ("AlertRule", "function-after[...]",
     # "literal['off']"); the file has no such key.

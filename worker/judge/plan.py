@@ -3,7 +3,9 @@
 Background checks judge a deterministic sample of output turns stored on a
 thread; block-mode judged checks judge every turn. A check whose judge model
 cannot be known (a router without a judge model, no model at all) or is not
-configured is decided here and now as ``errored``, never skipped.
+configured, or whose texts name a prompt variable the turn does not hold
+(``variables.unusable``), is decided here and now as ``errored``, never skipped,
+and no judge is asked.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from turncheck.worker.checks.result import CheckResult, Outcome
+from turncheck.worker.judge import variables
 from turncheck.worker.judge.kinds import CompiledJudged
 from turncheck.worker.judge.sampling import in_sample
 from turncheck.worker.judge.types import JudgeRequest
@@ -85,7 +88,10 @@ def plan_turn(
         if not judged_now and not _sampled(turn, check):
             continue
         model = judge_model(turn, check)
-        if isinstance(model, Outcome):
+        unusable = variables.unusable(turn, check.prompt.variables)
+        if unusable is not None:
+            plan.results.append(CheckResult.of(check.id, unusable))
+        elif isinstance(model, Outcome):
             plan.results.append(CheckResult.of(check.id, model))
         elif model not in configured:
             reason = f"No judge is configured for model '{model}'."

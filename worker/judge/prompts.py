@@ -5,12 +5,14 @@ A template's context is the check's own words (rule or questions) and what
 overridden, can show the judge more of the turn than the views give it.
 
 A template defines two blocks, ``system`` and ``user``. ``system`` holds only
-what the check's author wrote (rule, questions, reply format); ``user`` holds
-the turn's texts. A template that cannot be read, parsed or rendered is refused
-when the check is compiled: ``PromptError``, which the check loader turns into a
-``CheckDefinitionError``. Whether an overridden template mentions JSON is noted
-(``Prompt.mentions_json``): OpenAI's JSON mode refuses messages without the word,
-which ``judge.config.require_judges`` checks against the judges it may be sent to.
+what the check's author wrote (rule, questions, reply format), its ``@@{name}``
+placeholders turned into references (``variables``); ``user`` holds the turn's
+texts, the values of those variables among them. A template that cannot be read,
+parsed or rendered is refused when the check is compiled: ``PromptError``, which the
+check loader turns into a ``CheckDefinitionError``. Whether an overridden template
+mentions JSON is noted (``Prompt.mentions_json``): OpenAI's JSON mode refuses messages
+without the word, which ``judge.config.require_judges`` checks against the judges it
+may be sent to.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ import jinja2
 import msgspec
 from jinja2 import nodes
 
-from turncheck.schemas.judged import Criterion, JudgeCheck, RubricCheck
+from turncheck.schemas.judged import JudgeCheck, RubricCheck
 from turncheck.worker.errors import PromptError
-from turncheck.worker.judge.views import FIELD_VIEWS, judge_view
+from turncheck.worker.judge import variables
+from turncheck.worker.judge.criteria import CRITERIA, CRITERION_SHOWS, Rule
+from turncheck.worker.judge.views import FIELD_VIEWS, JudgeShows, judge_view
 from turncheck.worker.turns.structs import (
     Agent,
     HistoryMessage,
@@ -44,56 +48,6 @@ from turncheck.worker.turns.structs import (
     TurnInput,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    good: tuple[str, ...] = ()
-    """What the text must do."""
-    bad: tuple[str, ...] = ()
-    """What the text must not do."""
-
-
-CRITERIA: dict[Criterion, Rule] = {
-    "correct_format": Rule(
-        good=(
-            "Uses the format the customer asked for, if they asked for one:"
-            " a list, a table, steps, a length or a language.",
-            "Is complete: it does not stop in the middle of a sentence, list or code block.",
-        ),
-        bad=(
-            "Has broken formatting: an unclosed code fence, a broken table or list,"
-            " stray markdown symbols.",
-            "Has leftover placeholders, such as {name}, [INSERT DATE] or TODO.",
-            "Shows text meant for a machine, not the customer: raw JSON, HTML,"
-            " tool-call syntax or internal notes.",
-        ),
-    ),
-    "polite_tone": Rule(
-        good=(
-            "Is courteous and respectful to the customer,"
-            " also when it refuses or the customer is rude.",
-        ),
-        bad=(
-            "Insults, mocks, blames or talks down to the customer.",
-            "Is sarcastic, curt or dismissive about the customer's problem.",
-        ),
-    ),
-    "no_made_up_facts": Rule(
-        good=(
-            "States as fact only what the customer said, what is common knowledge, or what"
-            " the agent could have looked up for this customer.",
-        ),
-        bad=(
-            "Contradicts what the customer said.",
-            "Contradicts itself.",
-            "Gives specifics that look invented rather than looked up: links, citations,"
-            " quotations or statistics that no lookup for this customer would return.",
-        ),
-    ),
-}
-"""The built-in criteria, for the answer on ``stage: output``. The judge does not see
-the agent's sources, so the texts ask only what the answer itself can show."""
-
 JUDGE_TEMPLATES = {"output": "judge_output.j2", "input": "judge_input.j2"}
 RUBRIC_TEMPLATE = "rubric.j2"
 BLOCKS = ("system", "user")
@@ -101,7 +55,7 @@ BLOCKS = ("system", "user")
 # Section tags the shipped templates put around the turn's texts.
 _TAGS = (
     "customer_message|answer|caller_text|text|conversation|message|sources|source"
-    "|tool_results|tool_result|instructions|input"
+    "|tool_results|tool_result|instructions|input|prompt_variables|variable"
 )
 _CLOSING_TAG = re.compile(rf"</(?=(?:{_TAGS})\b)", re.IGNORECASE)
 
@@ -129,6 +83,9 @@ class Prompt:
     """Every rendered prompt holds the word JSON (any case), as OpenAI's JSON mode requires."""
     system_line: int | None = None
     """The line of ``{% block system %}`` in an overridden template."""
+    variables: tuple[str, ...] = ()
+    """The prompt variables the check's texts name; a turn must hold each
+    (``variables.unusable``)."""
 
     def render(self, turn: Turn) -> tuple[str, str]:
         """Raises ``PromptError`` naming the template and the error's type, not the text."""
@@ -144,6 +101,7 @@ class Prompt:
 
 
 def judge_prompt(definition: JudgeCheck, base_dir: Path | None = None) -> Prompt:
+    shows = JudgeShows()
     if definition.criteria is not None:
         if definition.stage != "output":
             raise PromptError(
@@ -151,32 +109,44 @@ def judge_prompt(definition: JudgeCheck, base_dir: Path | None = None) -> Prompt
                 field="criteria",
             )
         rule = CRITERIA[definition.criteria]
+        shows = CRITERION_SHOWS.get(definition.criteria, shows)
     else:
         assert definition.rule is not None  # the schema holds exactly one of the two
         rule = Rule(tuple(definition.rule.good), tuple(definition.rule.bad))
-    stage = definition.stage
-    return _compile(
-        definition,
-        base_dir,
-        JUDGE_TEMPLATES[stage],
-        {"rule": rule, "criterion": definition.criteria},
-        lambda turn: judge_view(turn, stage),
+    if definition.context is not None:
+        shows = JudgeShows(definition.context.exchanges, definition.context.tool_results)
+    wanted = variables.names((*rule.good, *rule.bad))
+    written = Rule(
+        tuple(map(variables.reference, rule.good)), tuple(map(variables.reference, rule.bad))
     )
+    stage = definition.stage
+
+    def view(turn: Turn) -> dict[str, object]:
+        shown = variables.shown(turn, wanted)
+        return {**judge_view(turn, stage, shows), "prompt_variables": shown}
+
+    fixed = {"rule": written, "criterion": definition.criteria, "exchanges": shows.exchanges}
+    return _compile(definition, base_dir, JUDGE_TEMPLATES[stage], fixed, view, wanted)
 
 
 def rubric_prompt(definition: RubricCheck, base_dir: Path | None = None) -> Prompt:
     fields = tuple(dict.fromkeys(definition.fields))
-    questions = [Question(q.id, q.type, q.text, tuple(q.answers)) for q in definition.questions]
+    questions = [
+        Question(q.id, q.type, variables.reference(q.text), tuple(q.answers))
+        for q in definition.questions
+    ]
+    wanted = variables.names(q.text for q in definition.questions)
 
     def view(turn: Turn) -> dict[str, object]:
-        return {field: FIELD_VIEWS[field](turn) for field in fields}
+        shown = variables.shown(turn, wanted)
+        return {**{field: FIELD_VIEWS[field](turn) for field in fields}, "prompt_variables": shown}
 
     fixed = {
         "fields": list(fields),
         "questions": questions,
         "verdict_question": definition.verdict.question,
     }
-    return _compile(definition, base_dir, RUBRIC_TEMPLATE, fixed, view)
+    return _compile(definition, base_dir, RUBRIC_TEMPLATE, fixed, view, wanted)
 
 
 def _compile(
@@ -185,6 +155,7 @@ def _compile(
     shipped: str,
     fixed: Mapping[str, object],
     view: Callable[[Turn], dict[str, object]],
+    wanted: tuple[str, ...],
 ) -> Prompt:
     env = environment()
     system_line: int | None = None
@@ -219,6 +190,7 @@ def _compile(
         overridden=definition.template is not None,
         mentions_json=mentions_json,
         system_line=system_line,
+        variables=wanted,
     )
 
 

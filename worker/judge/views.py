@@ -1,14 +1,22 @@
 """What the judge reads of a turn: the one place that decides it.
 
 * ``judge`` on ``stage: output``: the last user message (the last user entry of
-  ``input.messages``, else of ``history``, else none) and the answer.
+  ``input.messages``, else of ``history``, else none) and the answer; with a
+  ``context`` (``JudgeShows``) also the last exchanges before that message and
+  this turn's tool calls with their results. The built-in criterion
+  ``no_unsupported_action_claims`` always reads the tool calls and results: whether
+  an action was done is in them, not in the answer.
 * ``judge`` on ``stage: input``: the caller's text (``input.messages``,
   ``input.transcript``, string ``input.prompt_variables``).
 * ``rubric``: exactly the fields it names (``FIELD_VIEWS``).
+* Either kind: the prompt variables its own texts name with ``@@{name}``
+  (``worker.judge.variables``).
 
-Never the agent's instructions, its tool calls and results, its knowledge or the
-rest of the history, unless a rubric names them. Tool call arguments are never
-shown: a tool result carries only its tool's name.
+Never the agent's instructions, its knowledge or the rest of the history, and its
+tool calls and results only as above. Tool call arguments are never shown: they
+hold what the customer typed into a tool (card numbers, addresses, private values
+``private_values`` keeps only as digests), and a call is told apart by its tool's
+name; a tool result carries only that name.
 """
 
 from __future__ import annotations
@@ -36,6 +44,26 @@ class Source:
     """``knowledge`` or ``tool_result``."""
     name: str | None
     content: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUse:
+    """One of this turn's tool calls, by its tool's name, and what it returned."""
+
+    name: str | None
+    result: str | None
+    """None: the turn holds no result for the call."""
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeShows:
+    """What an output ``judge`` reads beside the last user message and the answer; the
+    default is nothing more."""
+
+    exchanges: int = 0
+    """How many exchanges before the last user message: a user message and the
+    agent's replies after it. 0: no conversation at all."""
+    tool_results: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +102,35 @@ def tool_results(turn: Turn) -> list[Source]:
     ]
 
 
+def tool_uses(turn: Turn) -> list[ToolUse]:
+    """Each tool call in order with its result, then results whose call is not in the turn."""
+    results = {r.call_id: r for round_ in turn.rounds for r in round_.tool_results}
+    called = {call.id for round_ in turn.rounds for call in round_.tool_calls}
+    uses = [
+        ToolUse(call.name, _as_text(results[call.id].content) if call.id in results else None)
+        for round_ in turn.rounds
+        for call in round_.tool_calls
+    ]
+    return uses + [
+        ToolUse(r.name, _as_text(r.content)) for r in results.values() if r.call_id not in called
+    ]
+
+
+def exchanges(turn: Turn, count: int) -> list[Message]:
+    """The last ``count`` exchanges before the last user message, oldest first: each a
+    user message and the assistant messages after it. Other roles are left out."""
+    messages = conversation(turn)
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=len(messages))
+    grouped: list[list[Message]] = []
+    for message in messages[:last_user]:
+        if message.role == "user":
+            grouped.append([message])
+        elif message.role == "assistant" and grouped:
+            grouped[-1].append(message)
+    kept = grouped[-count:] if count > 0 else []
+    return [message for exchange in kept for message in exchange]
+
+
 def sources(turn: Turn) -> list[Source]:
     """Knowledge passages, then tool results."""
     knowledge = [Source("knowledge", p.source, p.content) for p in turn.knowledge]
@@ -91,11 +148,16 @@ FIELD_VIEWS: dict[RubricField, Callable[[Turn], object]] = {
 }
 
 
-def judge_view(turn: Turn, stage: str) -> dict[str, object]:
-    """A ``judge`` check's view: on output the last user message and the answer; on
-    input the caller's text."""
+def judge_view(turn: Turn, stage: str, shows: JudgeShows = JudgeShows()) -> dict[str, object]:
+    """A ``judge`` check's view: on output the last user message, the answer, and
+    ``conversation`` and ``tool_results`` (None: not shown); on input the caller's text."""
     if stage == "output":
-        return {"last_user_message": last_user_message(turn), "answer": turn.output.text}
+        return {
+            "last_user_message": last_user_message(turn),
+            "answer": turn.output.text,
+            "conversation": exchanges(turn, shows.exchanges) if shows.exchanges else None,
+            "tool_results": tool_uses(turn) if shows.tool_results else None,
+        }
     return {"caller": caller_texts(turn)}
 
 
