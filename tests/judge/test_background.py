@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import fresh_store
 from tests.factories import FIXED_NOW, check_set, turn_bytes
 from tests.judge.fake_provider import FakeProvider, Scripted
 from turncheck.worker.judge.config import JudgeEndpoint
@@ -69,13 +65,6 @@ def stored_turn(turn_id: str, **overrides: object) -> bytes:
     }
     fields.update(overrides)
     return turn_bytes(turn_id, "It ships Friday.", **fields)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await fresh_store(f"sqlite+aiosqlite:///{tmp_path}/t.db")
-    yield s
-    await s.close()
 
 
 def build(
