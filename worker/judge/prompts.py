@@ -263,10 +263,13 @@ def _probe_turns() -> tuple[Turn, ...]:
         ),
         instructions="probe",
         knowledge=[KnowledgePassage(source="probe", content="probe")],
-        history=[HistoryMessage(role="assistant", name="probe", content="probe")],
+        history=[
+            HistoryMessage(role="user", content="probe"),
+            HistoryMessage(role="assistant", name="probe", content="probe"),
+        ],
         rounds=[
             Round(
-                tool_calls=[ToolCall(id="c1", name="probe")],
+                tool_calls=[ToolCall(id="c1", name="probe"), ToolCall(id="c2", name="probe")],
                 tool_results=[ToolResult(call_id="c1", content={"probe": 1})],
             )
         ],
