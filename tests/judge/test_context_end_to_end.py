@@ -35,7 +35,6 @@ checks:
       good: ["Offers only what the @@{plan} plan includes."]
 """
 
-PASS = '{"verdict": "pass", "score": 1.0, "reason": "It stays within the plan."}'
 APPROVAL_PENDING = '{"refund_id": "R-88", "status": "needs_approval"}'
 
 
@@ -88,8 +87,11 @@ async def test_a_placeholders_value_travels_in_the_user_message_only(
     tmp_path: Path, store: Store, fake_provider: FakeProvider
 ) -> None:
     """The judge's request names the variable in the system message and carries its value,
-    with the last exchange asked for, in the user message."""
-    fake_provider.responder = lambda request: PASS
+    with the last exchange asked for, in the user message; a reason quoting the value is
+    stored without it."""
+    fake_provider.responder = lambda request: (
+        '{"verdict": "pass", "score": 1.0, "reason": "The PLATINUM-VALUE plan covers it."}'
+    )
     turn = stored_turn(
         "t-1",
         history=[
@@ -102,7 +104,9 @@ async def test_a_placeholders_value_travels_in_the_user_message_only(
         },
     )
     results = await judged(tmp_path, store, fake_provider, PLAN_RULE, turn)
-    assert results["fits-plan"].verdict == "passed"
+    result = results["fits-plan"]
+    assert result.verdict == "passed" and result.reason is not None
+    assert "[quoted]" in result.reason and "PLATINUM" not in result.reason
     system, user = messages(fake_provider)
     assert 'the value of prompt variable "plan"' in system
     assert "PLATINUM-VALUE" not in system
