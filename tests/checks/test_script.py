@@ -146,46 +146,37 @@ def test_a_script_that_does_not_decide_is_errored_with_a_fixed_reason(
     assert (result.verdict, result.reason) == (Verdict.ERRORED, reason)
 
 
-def test_a_script_past_its_time_limit_is_errored_and_the_next_turn_runs(tmp_path: Path) -> None:
-    """An endless loop is stopped at timeout_ms; the same check decides the next turn."""
+@pytest.mark.parametrize(
+    ("runaway", "limit", "reason"),
+    [
+        ("while (true) {}", "timeout_ms: 200", "The script ran past its time limit of 200 ms."),
+        (
+            "const hoard = []; while (true) hoard.push(new Array(100000).fill(1.5));",
+            "memory_mb: 32",
+            "The script ran out of memory (32 MB).",
+        ),
+    ],
+)
+def test_a_script_stopped_at_its_limit_is_errored_and_the_next_turn_runs(
+    tmp_path: Path, runaway: str, limit: str, reason: str
+) -> None:
+    """An endless loop, or a program outgrowing its heap, is stopped and errored with the
+    limit it passed; the same check decides the next turn."""
+    field, value = limit.split(": ")
     checks = script_checks(
         tmp_path,
-        """
-        if (variables.response === 'spin') { while (true) {} }
-        response.setResponse({pass: true});
-        """,
-        timeout_ms=200,
+        f"if (variables.response === 'run away') {{ {runaway} }}\n"
+        "response.setResponse({pass: true});",
+        **{field: value},
     )
-    spun = result_of(checks, make_turn(output="spin"))
-    assert (spun.verdict, spun.reason) == (
-        Verdict.ERRORED,
-        "The script ran past its time limit of 200 ms.",
-    )
-    assert result_of(checks, make_turn(output="calm")).verdict is Verdict.PASSED
-
-
-def test_a_script_out_of_memory_is_errored_and_the_next_turn_runs(tmp_path: Path) -> None:
-    """A program that outgrows memory_mb is stopped; the same check decides the next turn."""
-    checks = script_checks(
-        tmp_path,
-        """
-        const hoard = [];
-        while (variables.response === 'grow') hoard.push(new Array(100000).fill(1.5));
-        response.setResponse({pass: true});
-        """,
-        memory_mb=32,
-    )
-    grown = result_of(checks, make_turn(output="grow"))
-    assert (grown.verdict, grown.reason) == (
-        Verdict.ERRORED,
-        "The script ran out of memory (32 MB).",
-    )
+    stopped = result_of(checks, make_turn(output="run away"))
+    assert (stopped.verdict, stopped.reason) == (Verdict.ERRORED, reason)
     assert result_of(checks, make_turn(output="calm")).verdict is Verdict.PASSED
 
 
 def test_an_endless_promise_chain_errors_the_next_run_and_then_clears(tmp_path: Path) -> None:
     """Promise jobs run after the decision: a chain that never ends makes the check's next
-    run overrun its limit, and the run after that gets a fresh context."""
+    run overrun a limit, and stopping it there leaves the run after that to decide."""
     checks = script_checks(
         tmp_path,
         """
