@@ -258,3 +258,26 @@ def test_a_spent_turn_budget_stops_the_script_before_it_starts(tmp_path: Path) -
     [compiled] = script_checks(tmp_path, COMPETITORS).by_agent["support-bot"]
     with pytest.raises(BudgetSpent):
         compiled.run(make_turn(), Budget(0.0, clock=lambda: 1.0))
+
+
+def test_a_slow_script_leaves_the_other_checks_their_budget(tmp_path: Path) -> None:
+    """A script using 300 ms of its own limit does not spend the 50 ms the Python rule
+    checks of the turn share: the check after it still decides."""
+    checks = check_set(
+        tmp_path,
+        """agent: support-bot
+checks:
+  - name: slow
+    kind: script
+    script: |
+      const until = Date.now() + 300;
+      while (Date.now() < until) {}
+      response.setResponse({pass: true});
+  - name: no-helpco
+    kind: does_not_contain
+    phrases: [HelpCo]
+""",
+    )
+    slow, after = evaluate(make_turn(output="Ask HelpCo."), checks)
+    assert slow.verdict is Verdict.PASSED
+    assert after.verdict is Verdict.FAILED
