@@ -126,8 +126,60 @@ class FactsCheck(_Check):
         return self
 
 
+SCRIPT_TIMEOUT_MS_MAX = 2000
+"""A script decides within two seconds at most (seed 000), whatever its check file says."""
+
+
+class ScriptCheck(_Check):
+    """A JavaScript program decides whether the answer passes (``worker/checks/script``)."""
+
+    kind: Literal["script"]
+    script: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The program, written in the file (`script: |`). It reads `variables` "
+        "and reports with `response.setResponse({pass, reason, matches})`.",
+    )
+    script_file: str | None = Field(
+        default=None,
+        min_length=1,
+        description="A .js file holding the program, relative to the check file's folder.",
+    )
+    timeout_ms: int = Field(
+        default=SCRIPT_TIMEOUT_MS_MAX,
+        ge=1,
+        le=SCRIPT_TIMEOUT_MS_MAX,
+        description="How long one run may take; past it the result is errored.",
+    )
+    memory_mb: int = Field(
+        default=64,
+        ge=16,
+        le=512,
+        description="The program's heap, turn included; past it the result is errored.",
+    )
+
+    @field_validator("stage")
+    @classmethod
+    def _output_only(cls, value: str) -> str:
+        if value != "output":
+            raise ValueError("a script reads the answer: stage must be 'output'")
+        return value
+
+    @model_validator(mode="after")
+    def _one_program(self) -> ScriptCheck:
+        if (self.script is None) == (self.script_file is None):
+            raise ValueError("give the program once: either `script` or `script_file`")
+        return self
+
+
 CheckDefinition = Annotated[
-    PatternCheck | DoesNotContainCheck | SensitiveDataCheck | FactsCheck | JudgeCheck | RubricCheck,
+    PatternCheck
+    | DoesNotContainCheck
+    | SensitiveDataCheck
+    | FactsCheck
+    | ScriptCheck
+    | JudgeCheck
+    | RubricCheck,
     Field(discriminator="kind"),
 ]
 

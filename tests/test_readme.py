@@ -19,6 +19,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -215,9 +216,7 @@ def run_console(block: Block, cwd: Path) -> None:
 def examples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh folder holding a copy of examples/, as a clone has it."""
     folder = tmp_path_factory.mktemp("readme")
-    (folder / "examples").mkdir()
-    for source in (ROOT / "examples").iterdir():
-        (folder / "examples" / source.name).write_bytes(source.read_bytes())
+    shutil.copytree(ROOT / "examples", folder / "examples")
     return folder
 
 

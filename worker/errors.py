@@ -6,6 +6,7 @@
     │   ├── JudgeConfigError        TURNCHECK_JUDGES is wrong
     │   ├── WebhookConfigError      TURNCHECK_WEBHOOKS is wrong (names the endpoint and field)
     │   ├── PromptError             a judged check's template cannot be built
+    │   ├── ScriptSourceError       a script check's program cannot be read or compiled
     │   └── ErasureKeyMissing       persons were erased, but TURNCHECK_ERASURE_KEY is not set:
     │                               no turn is stored (at start: exit 2; a batch: redelivered)
     ├── InvalidTurn             a message is not a valid turn: it goes to the dead-letter topic
@@ -82,6 +83,16 @@ class PromptError(ConfigurationError):
 
     def __init__(self, message: str, field: str = "template") -> None:
         self.message, self.field = message, field
+        super().__init__(message)
+
+
+class ScriptSourceError(ConfigurationError):
+    """A script check's program cannot be read or does not compile. ``line`` counts in
+    the program (1 is its first line), None when the fault is no line's; ``file`` is the
+    .js file it came from, None when it is written in the check file."""
+
+    def __init__(self, message: str, line: int | None = None, file: str | None = None) -> None:
+        self.message, self.line, self.file = message, line, file
         super().__init__(message)
 
 

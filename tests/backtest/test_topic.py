@@ -160,6 +160,31 @@ def test_two_processes_give_the_report_one_gives(
     assert without_timing(two.as_dict()) == without_timing(one.as_dict())
 
 
+SCRIPT_DRAFT = """
+agent: support-bot
+checks:
+  - name: no-acme-script
+    kind: script
+    script: |
+      const at = variables.response.indexOf('Acme Support');
+      response.setResponse({pass: at < 0, matches: at < 0 ? [] : ['Acme Support']});
+"""
+
+
+def test_a_script_check_decides_alike_in_forked_processes(topic: Topic, tmp_path: Path) -> None:
+    """A script check compiled before the processes fork decides in each as in one process:
+    the six turns of the thirteen that name Acme Support would fail, none is errored."""
+    draft = load_checks([write(tmp_path / "script.yaml", SCRIPT_DRAFT)])
+    request = BacktestRequest(draft=draft, since=T0 - timedelta(days=1))
+    settings = settings_for(topic, no_store(tmp_path))
+    one = run_backtest(replace(request, processes=1), settings)
+    two = run_backtest(replace(request, processes=2), settings)
+    assert two.processes == 2
+    assert without_timing(two.as_dict()) == without_timing(one.as_dict())
+    [row] = two.checks.values()
+    assert (row.turns_read, row.would_fail, row.errored) == (TOTAL, 6, 0)
+
+
 def test_a_limit_holds_across_processes(topic: Topic, tmp_path: Path) -> None:
     """--limit 5 over two processes reads five turns in all."""
     report = run_backtest(

@@ -19,13 +19,13 @@ from pydantic import ValidationError
 
 from turncheck.schemas.agent_versions import VersionScope, scope_of
 from turncheck.schemas.checkbase import AlertRule, Rollout
-from turncheck.schemas.checkfile import CheckFile
+from turncheck.schemas.checkfile import CheckFile, ScriptCheck
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
-from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
+from turncheck.worker.checks import does_not_contain, facts, pattern, script, sensitive_data
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.checkset import CheckSet, CompiledCheck
 from turncheck.worker.checks.result import CheckId, Outcome
-from turncheck.worker.errors import CheckDefinitionError
+from turncheck.worker.errors import CheckDefinitionError, ScriptSourceError
 from turncheck.worker.runtime import config_files
 from turncheck.worker.turns.structs import Turn
 
@@ -39,6 +39,7 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "does_not_contain": does_not_contain.compile_check,
     "sensitive_data": sensitive_data.compile_check,
     "facts": facts.compile_check,
+    "script": script.compile_check,
 }
 
 
@@ -121,6 +122,8 @@ def _build(files: Sequence[_Loaded]) -> CheckSet:
             if isinstance(definition, JudgeCheck | RubricCheck):
                 compiled = _compile_judged(definition, version, loaded.base_dir, loaded.source)
                 judged.append(replace(compiled, scope=scope))
+            elif isinstance(definition, ScriptCheck):
+                checks.append(_compile_script(definition, version, scope, loaded, index))
             else:
                 checks.append(_compile(definition, version, scope))
             alert = definition.alert
@@ -188,6 +191,55 @@ def _compile_judged(
 def _compile(definition: Any, version: str, scope: VersionScope) -> CompiledCheck:
     run = COMPILERS[definition.kind](definition)
     return CompiledCheck(check_id(definition, version), run, scope)
+
+
+def _compile_script(
+    definition: ScriptCheck, version: str, scope: VersionScope, loaded: _Loaded, index: int
+) -> CompiledCheck:
+    """A program that cannot be read or compiled is refused with its line: in its .js
+    file, or in the check file (the line of ``script:`` plus the program's own)."""
+    try:
+        run = script.compile_check(definition, loaded.base_dir)
+    except ScriptSourceError as exc:
+        if exc.file is not None:
+            where = f"{exc.file}:{exc.line}" if exc.line is not None else exc.file
+            message = f"{where}: {exc.message}"
+            raise CheckDefinitionError(
+                loaded.source,
+                loaded.line(index, "script_file"),
+                definition.name,
+                "script_file",
+                message,
+            ) from None
+        raise CheckDefinitionError(
+            loaded.source,
+            _script_line(loaded, index, exc.line),
+            definition.name,
+            "script",
+            exc.message,
+        ) from None
+    return CompiledCheck(check_id(definition, version), run, scope)
+
+
+def _script_line(loaded: _Loaded, index: int, line: int | None) -> int | None:
+    """The check file's line of the program's ``line``: a block (``script: |``) starts on
+    the line after its key, a one-line value on the key's own line."""
+    node = _node_at(loaded.root, ("checks", index, "script"))
+    if node is None or line is None:
+        return loaded.line(index, "script")
+    block = isinstance(node, yaml.ScalarNode) and node.style in ("|", ">")
+    return node.start_mark.line + line + (1 if block else 0)
+
+
+def _node_at(node: yaml.Node | None, loc: Sequence[str | int]) -> yaml.Node | None:
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == key), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            return None
+    return node
 
 
 def check_id(definition: Any, version: str) -> CheckId:

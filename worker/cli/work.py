@@ -133,7 +133,8 @@ async def _check_lines(parts: app.Parts) -> int:
                 bad += 1
                 print(json.dumps({"line": number, "error": exc.reason}), flush=True)
                 continue
-            found = evaluate(turn, checks)
+            # Off the loop: a script check may take up to its time limit.
+            found = await asyncio.to_thread(evaluate, turn, checks)
             judged = checks.judged_for_agent(turn.agent.id, turn.agent.version)
             if judged:
                 found += await judge_now(
