@@ -126,8 +126,41 @@ class FactsCheck(_Check):
         return self
 
 
+ActionName = Literal[
+    "refund", "cancellation", "charge", "shipment", "booking", "password_reset", "escalation"
+]
+ACTION_NAMES: tuple[ActionName, ...] = get_args(ActionName)
+ToolPattern = Annotated[str, Field(min_length=1)]
+
+
+class ActionClaimsCheck(_Check):
+    kind: Literal["action_claims"]
+    actions: dict[ActionName, Annotated[list[ToolPattern], Field(min_length=1)]] = Field(
+        default_factory=dict,
+        description="Per action, the tool names that perform it: an exact name or a shell "
+        "glob (`refund_*`), case-insensitive; replaces that action's built-in patterns.",
+    )
+    only: list[ActionName] = Field(
+        default_factory=lambda: list(ACTION_NAMES),
+        min_length=1,
+        description="Which actions' claims to check; default: every action.",
+    )
+
+    @model_validator(mode="after")
+    def _output_only(self) -> ActionClaimsCheck:
+        if self.stage != "output":
+            raise ValueError("action claims are read in the answer: stage must be 'output'")
+        return self
+
+
 CheckDefinition = Annotated[
-    PatternCheck | DoesNotContainCheck | SensitiveDataCheck | FactsCheck | JudgeCheck | RubricCheck,
+    PatternCheck
+    | DoesNotContainCheck
+    | SensitiveDataCheck
+    | FactsCheck
+    | ActionClaimsCheck
+    | JudgeCheck
+    | RubricCheck,
     Field(discriminator="kind"),
 ]
 

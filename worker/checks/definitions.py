@@ -21,7 +21,13 @@ from turncheck.schemas.agent_versions import VersionScope, scope_of
 from turncheck.schemas.checkbase import AlertRule, Rollout
 from turncheck.schemas.checkfile import CheckFile
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
-from turncheck.worker.checks import does_not_contain, facts, pattern, sensitive_data
+from turncheck.worker.checks import (
+    action_claims,
+    does_not_contain,
+    facts,
+    pattern,
+    sensitive_data,
+)
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.checkset import CheckSet, CompiledCheck
 from turncheck.worker.checks.result import CheckId, Outcome
@@ -39,6 +45,7 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "does_not_contain": does_not_contain.compile_check,
     "sensitive_data": sensitive_data.compile_check,
     "facts": facts.compile_check,
+    "action_claims": action_claims.compile_check,
 }
 
 

@@ -1,0 +1,147 @@
+"""How each action is said: the words whose use can claim it, and the tools that do it.
+
+A mention is found by one of three shapes, each with a ``v`` group on the verb
+(or the verb-like phrase) whose tense and context decide whether it claims
+(``claims.py``):
+
+* the action's own verb: "cancelled", "I'm transferring you to a specialist";
+* the action's noun, then a verb that completes it: "your refund has been
+  issued", "the replacement is on its way";
+* a verb that completes it, then the noun: "I've issued a full refund", "you'll
+  receive a reset link".
+
+Only the noun's head word is matched; a noun followed by a word that makes it
+something else ("refund request", "order status") is not the action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from turncheck.schemas.checkfile import ActionName
+
+DEFAULT_TOOLS: dict[ActionName, tuple[str, ...]] = {
+    "refund": ("*refund*",),
+    "cancellation": ("*cancel*",),
+    "charge": ("*charge*", "*payment*", "*bill*"),
+    "shipment": ("*ship*", "*dispatch*", "*replace*"),
+    "booking": ("*book*", "*reserve*", "*schedule*", "*appointment*"),
+    "password_reset": ("*password*", "*reset*", "*unlock*"),
+    "escalation": ("*escalat*", "*transfer*", "*handoff*", "*human*", "*agent*"),
+}
+"""Tool-name globs that perform each action when a check names none of its own."""
+
+_TARGET = (
+    r"(?:a|an|the|our|my|one\s+of\s+our|your)?\s*(?:[\w-]+\s+){0,2}?"
+    r"(?:person|people|human|agent|agents|specialist|specialists|supervisor|manager|"
+    r"colleague|colleagues|representative|rep|team|department|expert|experts|someone|"
+    r"tier[\s-]*(?:2|two)|escalations?\s+team|staff|advisor|adviser|lead)\b"
+)
+_NOUN_FOLLOWERS = (
+    r"(?:request|requests|application|form|policy|policies|status|details|number|summary|"
+    r"history|page|option|options|eligibility|window|process|inquiry|enquiry|amount|"
+    r"confirmation|question|claim|terms|rules|fee|portal|button|settings|time|times|"
+    r"date|info|information|reference)\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """How one action is said."""
+
+    verbs: str
+    """Its own verb in every form, with what must follow it (a target, an object)."""
+    nouns: str
+    noun_verbs: str
+    """Verbs and phrases that complete the noun, in every form."""
+
+
+_COMPLETE = (
+    r"issu(?:e|ed|es|ing)|process(?:ed|es|ing)?|sen[dt]|sending|sends|"
+    r"complet(?:e|ed|es|ing)|initiat(?:e|ed|es|ing)|appl(?:y|ied|ies|ying)|"
+    r"put\s+through|putting\s+through|go(?:ne|es)?\s+through|went\s+through|going\s+through|"
+    r"finali[sz](?:e|ed|es|ing)|action(?:ed|ing)|execut(?:e|ed|es|ing)|"
+    r"submitted\s+for\s+processing"
+)
+
+WORDS: dict[ActionName, Words] = {
+    "refund": Words(
+        verbs=r"refund(?:ed|ing|s)?|reimburs(?:e|ed|es|ing)|credit(?:ed|ing)?\s+(?:back|"
+        r"(?:it|the\s+\w+|\$?[\d.,]+)\s+(?:back\s+)?to\s+your)|paid\s+(?:you\s+)?back",
+        nouns=r"refund|reimbursement|money\s+back|store\s+credit|credit\s+note",
+        noun_verbs=_COMPLETE + r"|credit(?:ed|ing)|pa(?:id|ying)\s+out|releas(?:e|ed|ing)|"
+        r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued",
+    ),
+    "cancellation": Words(
+        verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
+        r"called\s+off|call(?:ing)?\s+off",
+        nouns=r"cancellation|termination",
+        noun_verbs=_COMPLETE + r"|done|confirm(?:ed|ing)?|went\s+through",
+    ),
+    "charge": Words(
+        verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)",
+        nouns=r"payment|charge|transaction|invoice\s+payment",
+        noun_verbs=_COMPLETE + r"|tak(?:e|en|ing)|took|made|mak(?:e|ing)|captur(?:e|ed|ing)|"
+        r"collect(?:ed|ing)?|successful|received|accepted|posted|run|ran",
+    ),
+    "shipment": Words(
+        verbs=r"ship(?:ped|ping|s)?|dispatch(?:ed|es|ing)?|couriered|mailed|"
+        r"sen[dt]\s+(?:\w+\s+){0,3}?out",
+        nouns=r"replacement|package|parcel|shipment|order|item|items|new\s+card|"
+        r"tracking\s+(?:number|label|link)|delivery",
+        noun_verbs=r"sen[dt]|sending|sends|mailed|posted|on\s+(?:its|the|their)\s+way|"
+        r"en\s+route|in\s+transit|out\s+for\s+delivery|left\s+(?:our|the)\s+warehouse|"
+        r"handed\s+(?:over\s+)?to\s+the\s+(?:courier|carrier)|arrang(?:e|ed|ing)|"
+        r"generat(?:e|ed|ing)|creat(?:e|ed|ing)|issu(?:e|ed|ing)|(?:be\s+)?arriving|"
+        r"go(?:es|ing)?\s+out|went\s+out|gone\s+out",
+    ),
+    "booking": Words(
+        verbs=r"book(?:ed|ing|s)?(?!\s+(?:a|an)\s+(?:time|slot)\s+(?:online|yourself))|"
+        r"reserv(?:e|ed|es|ing)|re-?schedul(?:e|ed|es|ing)|schedul(?:e|ed|es|ing)",
+        nouns=r"appointment|reservation|booking|table|flight|seat|room|visit|consultation|"
+        r"session|slot|stay",
+        noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|"
+        r"lock(?:ed)?\s+in|secur(?:e|ed|ing)|mov(?:e|ed|ing)|all\s+set|plac(?:e|ed|ing)",
+    ),
+    "password_reset": Words(
+        verbs=r"reset(?:ting|s)?\s+(?:\w+\s+){0,1}?(?:password|login|credentials|pin|"
+        r"passcode)|unlock(?:ed|ing|s)?",
+        nouns=r"reset\s+(?:link|email|e-mail|code|instructions)|password\s+reset(?:\s+link)?|"
+        r"link\s+to\s+reset|password|temporary\s+password",
+        noun_verbs=r"sen[dt]|sending|emailed|texted|on\s+(?:its|the)\s+way|generat(?:e|ed|ing)|"
+        r"issu(?:e|ed|ing)|trigger(?:ed|ing)?|reset|changed|updated|unlocked|restored|"
+        r"reactivated|been\s+reset",
+    ),
+    "escalation": Words(
+        verbs=r"escalat(?:e|ed|es|ing)|"
+        r"(?:rais|open|logg|creat|fil)(?:ed|ing)\s+(?:a|an|the|your)?\s*(?:[\w-]+\s+)?"
+        rf"(?:ticket|case)\s+(?:with|for|to)\s+{_TARGET}|"
+        r"(?:transferr?(?:ed|ing|s)?|hand(?:ed|ing|s)?|pass(?:ed|ing|es)?|forward(?:ed|ing|s)?|"
+        r"connect(?:ed|ing|s)?|rout(?:e|ed|es|ing)|refer(?:red|ring|s)?|loop(?:ed|ing)\s+in|"
+        r"put(?:ting)?\s+you\s+through|assign(?:ed|ing)?)"
+        rf"(?:\s+[\w'-]+){{0,4}}?\s+(?:over\s+)?(?:on\s+)?(?:to|with)\s+{_TARGET}",
+        nouns=r"ticket|case",
+        noun_verbs=r"(?:rais|open|logg|creat|fil)ed\s+(?:\w+\s+){0,2}?(?:with|for|to)\s+" + _TARGET,
+    ),
+}
+
+_RECEIVE = (
+    r"(?:you'll|you\s+will|you\s+should|you're\s+going\s+to)\s+(?:\w+\s+)?(?:receive|get|see)"
+)
+_GAP_BEFORE = r"(?:[^\w.!?;:\n]+[\w$#@'/-]+(?:[.,]\d+)*){0,7}?[^\w.!?;:\n]+"
+_GAP_AFTER = r"(?:\s+[\w$#'-]+(?:[.,]\d+)*){0,3}?\s+"
+
+
+def mention_regex(words: Words) -> regex.Pattern[str]:
+    """One regex for every mention of the action; each match has a ``v`` group and,
+    when a noun is part of it, an ``n`` group. The noun comes first: "refund" in "your
+    refund has been issued" is the noun of "issued", not a verb of its own."""
+    nouns = rf"(?P<n>\b(?:{words.nouns})\b)(?!\s+{_NOUN_FOLLOWERS})"
+    return regex.compile(
+        rf"{nouns}{_GAP_BEFORE}(?P<v>\b(?:{words.noun_verbs})\b)"
+        rf"|(?P<v>\b(?:{words.verbs}))\b"
+        rf"|(?P<v>\b(?:{words.noun_verbs}|{_RECEIVE}))\b{_GAP_AFTER}{nouns}",
+        regex.IGNORECASE,
+    )
