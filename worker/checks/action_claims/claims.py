@@ -37,10 +37,10 @@ from turncheck.worker.checks.budget import Budget
 _I = regex.IGNORECASE
 _NEGATION = regex.compile(
     r"\b(?:not|never|no\s+longer|unable|cannot|failed\s+to|yet\s+to|unsuccessful(?:ly)?|"
-    r"neither|nor|impossible|without)\b|n't\b",
+    r"neither|nor|impossible|without|nothing|none)\b|n't\b",
     _I,
 )
-_NO_BEFORE = regex.compile(r"\b(?:no|nothing|zero)\s+(?:[\w-]+\s+)?$", _I)
+_NO_BEFORE = regex.compile(r"\b(?:no|nothing|zero)\s+(?:[\w-]+\s+){0,2}$", _I)
 _QUESTION_OPENING = regex.compile(
     r"^\W*(?:would|could|can|shall|should|do|does|may|want|is\s+it\s+ok)\s+(?:you|i|we|me)\b", _I
 )
@@ -102,8 +102,12 @@ _NOW = regex.compile(
 )
 _DONE_BEFORE = regex.compile(
     r"(?:\b(?:have|has|had|been|was|were|is|are|i|we|just|already|successfully|now|also|"
-    r"get|got|gotten)|'ve|'d|'s|'re|'m)\s+$",
+    r"get|got|gotten)|'ve|'d|'s|'re|'m)\s+$"
+    r"|(?:'ve|\bhave|\bhas|\bhad|\bwent|\bgone)\b[^,]*\band\s+$",
     _I,
+)
+_WILL_BE = regex.compile(
+    r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:\w+\s+)?(?:be|get|have\s+been)\s+$", _I
 )
 _ADJECTIVE_BEFORE = regex.compile(
     r"\b(?:the|your|a|an|this|that|my|our|its|their|any|these|those)\s+$", _I
@@ -130,7 +134,10 @@ _AMBIGUOUS = frozenset({"reset", "put", "set", "run", "cut"})
 _IRREGULAR_DONE = frozenset(
     {"sent", "made", "taken", "took", "done", "gone", "went", "paid", "ran"}
 )
-_STATES = ("on ", "en route", "in transit", "out for", "all set", "successful", "left ")
+_STATES = (
+    *("on ", "en route", "in transit", "out for", "all set", "successful", "left ", "complete"),
+    *("done", "all sorted", "underway", "in progress", "confirmed"),
+)
 
 
 def claimed_sentences(
@@ -140,7 +147,7 @@ def claimed_sentences(
     raises ``BudgetSpent`` when the turn's budget runs out."""
     for start, end in sentences(text, budget):
         budget.check()
-        lead = _LEADING_CONDITION.match(text, start, end)
+        lead = _LEADING_CONDITION.match(text[start:end])
         parts = clauses(text, start, end)
         last = parts[-1][0]
         for c_start, c_end in parts:
@@ -182,7 +189,7 @@ def _claims(clause: str, mention: regex.Match[str], strong: bool, weak: bool) ->
     if form == "now":
         return _NOW.search(tail) is not None
     if form == "present":
-        return _SOON.match(clause, v_end) is not None
+        return _SOON.match(clause[v_end:]) is not None
     if form == "done":
         return not (_ADJECTIVE_BEFORE.search(tail) or _POSSIBLE.search(tail))
     return not _POSSIBLE.search(tail)
@@ -190,7 +197,7 @@ def _claims(clause: str, mention: regex.Match[str], strong: bool, weak: bool) ->
 
 def _form(said: str, tail: str) -> str:
     """``done`` (past, perfect, passive), ``now`` (progressive), ``state`` (on its way,
-    a promise), ``present`` (third person), or ``base``."""
+    a promise: "will be issued"), ``present`` (third person), or ``base``."""
     low = said.lower()
     first = low.split()[0]
     if first.startswith("you") or low.startswith(_STATES):
@@ -202,7 +209,7 @@ def _form(said: str, tail: str) -> str:
             return "base"
         return "done" if _DONE_BEFORE.search(tail) else "base"
     if first in _IRREGULAR_DONE or first.endswith("ed"):
-        return "done"
+        return "state" if _WILL_BE.search(tail) else "done"
     if first.endswith("s") and not first.endswith("ss"):
         return "present"
     return "base"

@@ -35,9 +35,9 @@ DEFAULT_TOOLS: dict[ActionName, tuple[str, ...]] = {
 
 _TARGET = (
     r"(?:a|an|the|our|my|one\s+of\s+our|your)?\s*(?:[\w-]+\s+){0,2}?"
-    r"(?:person|people|human|agent|agents|specialist|specialists|supervisor|manager|"
-    r"colleague|colleagues|representative|rep|team|department|expert|experts|someone|"
-    r"tier[\s-]*(?:2|two)|escalations?\s+team|staff|advisor|adviser|lead)\b"
+    r"(?:person|people|human|agent|specialist|supervisor|manager|"
+    r"colleague|representative|rep|team|department|expert|someone|"
+    r"tier[\s-]*(?:2|two)|escalations?\s+team|staff|advisor|adviser|lead)s?\b"
 )
 _NOUN_FOLLOWERS = (
     r"(?:request|requests|application|form|policy|policies|status|details|number|summary|"
@@ -62,6 +62,7 @@ _COMPLETE = (
     r"issu(?:e|ed|es|ing)|process(?:ed|es|ing)?|sen[dt]|sending|sends|"
     r"complet(?:e|ed|es|ing)|initiat(?:e|ed|es|ing)|appl(?:y|ied|ies|ying)|"
     r"put\s+through|putting\s+through|go(?:ne|es)?\s+through|went\s+through|going\s+through|"
+    r"done|complete|all\s+sorted|"
     r"finali[sz](?:e|ed|es|ing)|action(?:ed|ing)|execut(?:e|ed|es|ing)|"
     r"submitted\s+for\s+processing"
 )
@@ -82,7 +83,7 @@ WORDS: dict[ActionName, Words] = {
     ),
     "charge": Words(
         verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)",
-        nouns=r"payment|charge|transaction|invoice\s+payment",
+        nouns=r"payment|charge|transaction|invoice\s+payment|balance|deposit|fee",
         noun_verbs=_COMPLETE + r"|tak(?:e|en|ing)|took|made|mak(?:e|ing)|captur(?:e|ed|ing)|"
         r"collect(?:ed|ing)?|successful|received|accepted|posted|run|ran",
     ),
@@ -93,13 +94,14 @@ WORDS: dict[ActionName, Words] = {
         r"tracking\s+(?:number|label|link)|delivery",
         noun_verbs=r"sen[dt]|sending|sends|mailed|posted|on\s+(?:its|the|their)\s+way|"
         r"en\s+route|in\s+transit|out\s+for\s+delivery|left\s+(?:our|the)\s+warehouse|"
-        r"handed\s+(?:over\s+)?to\s+the\s+(?:courier|carrier)|arrang(?:e|ed|ing)|"
+        r"handed\s+(?:over\s+)?to\s+the\s+(?:courier|carrier)|arrang(?:e|ed|ing)(?:\s+for)?|"
         r"generat(?:e|ed|ing)|creat(?:e|ed|ing)|issu(?:e|ed|ing)|(?:be\s+)?arriving|"
         r"go(?:es|ing)?\s+out|went\s+out|gone\s+out",
     ),
     "booking": Words(
-        verbs=r"book(?:ed|ing|s)?(?!\s+(?:a|an)\s+(?:time|slot)\s+(?:online|yourself))|"
-        r"reserv(?:e|ed|es|ing)|re-?schedul(?:e|ed|es|ing)|schedul(?:e|ed|es|ing)",
+        verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
+        r"reserv(?:e|ed|es|ing)|(?:re-?)?schedul(?:e|ed|es|ing)"
+        r"(?!\s+for\s+(?:delivery|pickup|collection|dispatch|shipping))",
         nouns=r"appointment|reservation|booking|table|flight|seat|room|visit|consultation|"
         r"session|slot|stay",
         noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|"
@@ -112,7 +114,7 @@ WORDS: dict[ActionName, Words] = {
         r"link\s+to\s+reset|password|temporary\s+password",
         noun_verbs=r"sen[dt]|sending|emailed|texted|on\s+(?:its|the)\s+way|generat(?:e|ed|ing)|"
         r"issu(?:e|ed|ing)|trigger(?:ed|ing)?|reset|changed|updated|unlocked|restored|"
-        r"reactivated|been\s+reset",
+        r"reactivated",
     ),
     "escalation": Words(
         verbs=r"escalat(?:e|ed|es|ing)|"
@@ -122,16 +124,27 @@ WORDS: dict[ActionName, Words] = {
         r"connect(?:ed|ing|s)?|rout(?:e|ed|es|ing)|refer(?:red|ring|s)?|loop(?:ed|ing)\s+in|"
         r"put(?:ting)?\s+you\s+through|assign(?:ed|ing)?)"
         rf"(?:\s+[\w'-]+){{0,4}}?\s+(?:over\s+)?(?:on\s+)?(?:to|with)\s+{_TARGET}",
-        nouns=r"ticket|case",
-        noun_verbs=r"(?:rais|open|logg|creat|fil)ed\s+(?:\w+\s+){0,2}?(?:with|for|to)\s+" + _TARGET,
+        nouns=rf"ticket|case|(?:transfer|handoff|hand-off|handover)\s+to\s+{_TARGET}|escalation",
+        noun_verbs=r"(?:rais|open|logg|creat|fil)ed\s+(?:\w+\s+){0,2}?(?:with|for|to)\s+"
+        + _TARGET
+        + r"|complete|done|underway|in\s+progress|confirmed|arranged",
     ),
 }
 
 _RECEIVE = (
     r"(?:you'll|you\s+will|you\s+should|you're\s+going\s+to)\s+(?:\w+\s+)?(?:receive|get|see)"
 )
-_GAP_BEFORE = r"(?:[^\w.!?;:\n]+[\w$#@'/-]+(?:[.,]\d+)*){0,7}?[^\w.!?;:\n]+"
-_GAP_AFTER = r"(?:\s+[\w$#'-]+(?:[.,]\d+)*){0,3}?\s+"
+# Words between a noun and its verb: never a conjunction, which starts another
+# statement ("your order and issued a refund"); between a verb and its noun, never a
+# preposition ("issued for this order").
+_GAP_BEFORE = (
+    r"(?:[^\w.!?;\n]+(?!(?:and|or|but|then|so|while)\b)[\w$#@'/-]+(?:[.,]\d+)*){0,7}?"
+    r"[^\w.!?;\n]+"
+)
+_GAP_AFTER = (
+    r"(?:\s+(?!(?:for|to|from|with|of|on|in|at|by|about|and|or|but)\b)[\w$#'-]+"
+    r"(?:[.,]\d+)*){0,3}?\s+"
+)
 
 
 def mention_regex(words: Words) -> regex.Pattern[str]:
