@@ -110,11 +110,11 @@ _WILL_BE = regex.compile(
     r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:\w+\s+)?(?:be|get|have\s+been)\s+$", _I
 )
 _ADJECTIVE_BEFORE = regex.compile(
-    r"\b(?:the|your|a|an|this|that|my|our|its|their|any|these|those)\s+$", _I
+    r"\b(?:the|your|a|an|this|that|my|our|its|their|any|these|those|last)\s+$", _I
 )
 _POSSIBLE = regex.compile(
     r"\b(?:would|could|should|might|must|may|can|to|need|needs)\s+(?:(?:have|be|been|not|"
-    r"already|also|just)\s+)*$",
+    r"already|also|just|still|only|easily|then)\s+)*$",
     _I,
 )
 _SOON = regex.compile(
@@ -198,7 +198,7 @@ def _claims(clause: str, mention: regex.Match[str], strong: bool, weak: bool) ->
 def _form(said: str, tail: str) -> str:
     """``done`` (past, perfect, passive), ``now`` (progressive), ``state`` (on its way,
     a promise: "will be issued"), ``present`` (third person), or ``base``."""
-    low = said.lower()
+    low = regex.sub(r"^(?:is|are|'s)\s+(?:now\s+|already\s+)?", "", said.lower())
     first = low.split()[0]
     if first.startswith("you") or low.startswith(_STATES):
         return "state"

@@ -69,9 +69,11 @@ _COMPLETE = (
 
 WORDS: dict[ActionName, Words] = {
     "refund": Words(
-        verbs=r"refund(?:ed|ing|s)?|reimburs(?:e|ed|es|ing)|credit(?:ed|ing)?\s+(?:back|"
+        verbs=r"refund(?:ed|ing|s)?|reimburs(?:e|ed|es|ing)|"
+        r"credit(?:ed|ing)\s+(?:you|your\s+(?:account|card|balance|wallet))|"
+        r"credit(?:ed|ing)?\s+(?:back|"
         r"(?:it|the\s+\w+|\$?[\d.,]+)\s+(?:back\s+)?to\s+your)|paid\s+(?:you\s+)?back",
-        nouns=r"refund|reimbursement|money\s+back|store\s+credit|credit\s+note",
+        nouns=r"refund|reimbursement|money(?:\s+back)?|store\s+credit|credit\s+note",
         noun_verbs=_COMPLETE + r"|credit(?:ed|ing)|pa(?:id|ying)\s+out|releas(?:e|ed|ing)|"
         r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued",
     ),
@@ -82,13 +84,19 @@ WORDS: dict[ActionName, Words] = {
         noun_verbs=_COMPLETE + r"|done|confirm(?:ed|ing)?|went\s+through",
     ),
     "charge": Words(
-        verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)",
+        verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)|"
+        r"(?:ran|run|running|processed|processing)\s+(?:your|the)\s+(?:[\w-]+\s+)?card\b",
         nouns=r"payment|charge|transaction|invoice\s+payment|balance|deposit|fee",
         noun_verbs=_COMPLETE + r"|tak(?:e|en|ing)|took|made|mak(?:e|ing)|captur(?:e|ed|ing)|"
         r"collect(?:ed|ing)?|successful|received|accepted|posted|run|ran",
     ),
     "shipment": Words(
         verbs=r"ship(?:ped|ping|s)?|dispatch(?:ed|es|ing)?|couriered|mailed|"
+        # Whatever is on its way, unless the sentence names another action's thing.
+        r"(?<!\b(?:refund|money|link|email|code|credit|reimbursement|password|agent|specialist|"
+        r"supervisor|technician|engineer|someone|person|help)\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
+        r"(?:is|are|'s)\s+(?:now\s+|already\s+)?(?:on\s+(?:its|the|their)\s+way|in\s+transit|"
+        r"out\s+for\s+delivery|en\s+route)|"
         r"sen[dt]\s+(?:\w+\s+){0,3}?out",
         nouns=r"replacement|package|parcel|shipment|order|item|items|new\s+card|"
         r"tracking\s+(?:number|label|link)|delivery",
@@ -100,10 +108,11 @@ WORDS: dict[ActionName, Words] = {
     ),
     "booking": Words(
         verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
+        r"put(?:ting)?\s+you\s+down\s+for|pencil(?:led|ed)?\s+you\s+in|"
         r"reserv(?:e|ed|es|ing)|(?:re-?)?schedul(?:e|ed|es|ing)"
-        r"(?!\s+for\s+(?:delivery|pickup|collection|dispatch|shipping))",
-        nouns=r"appointment|reservation|booking|table|flight|seat|room|visit|consultation|"
-        r"session|slot|stay",
+        r"(?!\s+(?:to\b|for\s+(?:delivery|pickup|collection|dispatch|shipping)))",
+        nouns=r"(?:appointment|reservation|booking|table|flight|seat|room|visit|consultation|"
+        r"session|slot|stay)s?",
         noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|"
         r"lock(?:ed)?\s+in|secur(?:e|ed|ing)|mov(?:e|ed|ing)|all\s+set|plac(?:e|ed|ing)",
     ),
@@ -118,16 +127,21 @@ WORDS: dict[ActionName, Words] = {
     ),
     "escalation": Words(
         verbs=r"escalat(?:e|ed|es|ing)|"
+        r"(?:get|getting|got|ask(?:ed)?|arrang(?:e|ed))\s+(?:a|an|the|one\s+of\s+our|our)\s+"
+        r"(?:[\w-]+\s+)?(?:specialist|supervisor|manager|agent|colleague|person|human|"
+        r"engineer)s?\s+to\s+(?:call|contact|reach|follow|get\s+in\s+touch|look|review|ring)|"
         r"(?:rais|open|logg|creat|fil)(?:ed|ing)\s+(?:a|an|the|your)?\s*(?:[\w-]+\s+)?"
         rf"(?:ticket|case)\s+(?:with|for|to)\s+{_TARGET}|"
         r"(?:transferr?(?:ed|ing|s)?|hand(?:ed|ing|s)?|pass(?:ed|ing|es)?|forward(?:ed|ing|s)?|"
         r"connect(?:ed|ing|s)?|rout(?:e|ed|es|ing)|refer(?:red|ring|s)?|loop(?:ed|ing)\s+in|"
         r"put(?:ting)?\s+you\s+through|assign(?:ed|ing)?)"
         rf"(?:\s+[\w'-]+){{0,4}}?\s+(?:over\s+)?(?:on\s+)?(?:to|with)\s+{_TARGET}",
-        nouns=rf"ticket|case|(?:transfer|handoff|hand-off|handover)\s+to\s+{_TARGET}|escalation",
+        nouns=rf"ticket|case|(?:transfer|handoff|hand-off|handover)\s+to\s+{_TARGET}|escalation|"
+        r"(?:specialist|supervisor|manager|human\s+agent|senior\s+agent|colleague)s?",
         noun_verbs=r"(?:rais|open|logg|creat|fil)ed\s+(?:\w+\s+){0,2}?(?:with|for|to)\s+"
         + _TARGET
-        + r"|complete|done|underway|in\s+progress|confirmed|arranged",
+        + r"|complete|done|underway|in\s+progress|confirmed|arranged|assigned|notified|alerted|"
+        r"looped\s+in",
     ),
 }
 
