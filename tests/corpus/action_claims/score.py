@@ -76,9 +76,9 @@ def load(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
-def corpus_files() -> list[Path]:
+def corpus_files(folder: Path = HERE) -> list[Path]:
     """The seen set, and the unseen one once it is in the tree."""
-    return [path for path in (SEEN, UNSEEN) if path.exists()]
+    return [path for path in (folder / SEEN.name, folder / UNSEEN.name) if path.exists()]
 
 
 def decide(case: dict[str, Any]) -> tuple[Verdict, set[str]]:
@@ -126,9 +126,9 @@ def score(name: str, cases: list[dict[str, Any]]) -> Figures:
     return Figures(name, len(cases), tp, fp, fn, matched, tuple(misses))
 
 
-def all_figures() -> list[Figures]:
+def all_figures(folder: Path = HERE) -> list[Figures]:
     """Per file, then every file together."""
-    loaded = {path.stem: load(path) for path in corpus_files()}
+    loaded = {path.stem: load(path) for path in corpus_files(folder)}
     figures = [score(name, cases) for name, cases in loaded.items()]
     if len(loaded) > 1:
         figures.append(score("combined", [case for cases in loaded.values() for case in cases]))
