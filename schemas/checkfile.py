@@ -7,7 +7,7 @@ name and field.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal, TypeVar, get_args
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -27,6 +27,16 @@ class _Check(BaseCheck):
         if self.mode != "block":
             raise ValueError("rule checks run on every turn: mode must be 'block'")
         return self
+
+
+_C = TypeVar("_C", bound=_Check)
+
+
+def _in_the_answer(check: _C, why: str) -> _C:
+    """``check``, if it reads the answer; a kind that reads nothing else refuses ``input``."""
+    if check.stage != "output":
+        raise ValueError(f"{why}: stage must be 'output'")
+    return check
 
 
 class PatternCheck(_Check):
@@ -121,9 +131,7 @@ class FactsCheck(_Check):
 
     @model_validator(mode="after")
     def _output_only(self) -> FactsCheck:
-        if self.stage != "output":
-            raise ValueError("facts are checked in the answer: stage must be 'output'")
-        return self
+        return _in_the_answer(self, "facts are checked in the answer")
 
 
 ActionName = Literal[
@@ -148,9 +156,7 @@ class ActionClaimsCheck(_Check):
 
     @model_validator(mode="after")
     def _output_only(self) -> ActionClaimsCheck:
-        if self.stage != "output":
-            raise ValueError("action claims are read in the answer: stage must be 'output'")
-        return self
+        return _in_the_answer(self, "action claims are read in the answer")
 
 
 CheckDefinition = Annotated[
