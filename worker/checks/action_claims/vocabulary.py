@@ -34,7 +34,7 @@ DEFAULT_TOOLS: dict[ActionName, tuple[str, ...]] = {
 """Tool-name globs that perform each action when a check names none of its own."""
 
 _TARGET = (
-    r"(?:a|an|the|our|my|one\s+of\s+our|your)?\s*(?:[\w-]+\s+){0,2}?"
+    r"(?:a|an|the|our|my|one\s+of\s+our|your)?\s*(?:[\w-]+\s+){0,4}?"
     r"(?:person|people|human|agent|specialist|supervisor|manager|"
     r"colleague|representative|rep|team|department|expert|someone|"
     r"tier[\s-]*(?:2|two)|escalations?\s+team|staff|advisor|adviser|lead)s?\b"
@@ -73,9 +73,10 @@ WORDS: dict[ActionName, Words] = {
         r"credit(?:ed|ing)\s+(?:you|your\s+(?:account|card|balance|wallet))|"
         r"credit(?:ed|ing)?\s+(?:back|"
         r"(?:it|the\s+\w+|\$?[\d.,]+)\s+(?:back\s+)?to\s+your)|paid\s+(?:you\s+)?back",
-        nouns=r"refund|reimbursement|money(?:\s+back)?|store\s+credit|credit\s+note",
+        nouns=r"refund|reimbursement|money(?:\s+back)?|(?:store\s+)?credit(?!\s+card)|credit\s+note",
         noun_verbs=_COMPLETE + r"|credit(?:ed|ing)|pa(?:id|ying)\s+out|releas(?:e|ed|ing)|"
-        r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued",
+        r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued|"
+        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit",
     ),
     "cancellation": Words(
         verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
@@ -104,7 +105,7 @@ WORDS: dict[ActionName, Words] = {
         r"en\s+route|in\s+transit|out\s+for\s+delivery|left\s+(?:our|the)\s+warehouse|"
         r"handed\s+(?:over\s+)?to\s+the\s+(?:courier|carrier)|arrang(?:e|ed|ing)(?:\s+for)?|"
         r"generat(?:e|ed|ing)|creat(?:e|ed|ing)|issu(?:e|ed|ing)|(?:be\s+)?arriving|"
-        r"go(?:es|ing)?\s+out|went\s+out|gone\s+out",
+        r"go(?:es|ing)?\s+out|went\s+out|gone\s+out|arrive|be\s+delivered|reach\s+you",
     ),
     "booking": Words(
         verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
@@ -123,6 +124,7 @@ WORDS: dict[ActionName, Words] = {
         r"link\s+to\s+reset|password|temporary\s+password",
         noun_verbs=r"sen[dt]|sending|emailed|texted|on\s+(?:its|the)\s+way|generat(?:e|ed|ing)|"
         r"issu(?:e|ed|ing)|trigger(?:ed|ing)?|reset|changed|updated|unlocked|restored|"
+        r"complete|done|successful|"
         r"reactivated",
     ),
     "escalation": Words(
@@ -134,14 +136,17 @@ WORDS: dict[ActionName, Words] = {
         rf"(?:ticket|case)\s+(?:with|for|to)\s+{_TARGET}|"
         r"(?:transferr?(?:ed|ing|s)?|hand(?:ed|ing|s)?|pass(?:ed|ing|es)?|forward(?:ed|ing|s)?|"
         r"connect(?:ed|ing|s)?|rout(?:e|ed|es|ing)|refer(?:red|ring|s)?|loop(?:ed|ing)\s+in|"
+        r"flag(?:ged|ging|s)?|"
         r"put(?:ting)?\s+you\s+through|assign(?:ed|ing)?)"
-        rf"(?:\s+[\w'-]+){{0,4}}?\s+(?:over\s+)?(?:on\s+)?(?:to|with)\s+{_TARGET}",
+        rf"(?:\s+[\w'-]+){{0,4}}?\s+(?:over\s+)?(?:on\s+)?(?:to|with|for)\s+{_TARGET}",
         nouns=rf"ticket|case|(?:transfer|handoff|hand-off|handover)\s+to\s+{_TARGET}|escalation|"
-        r"(?:specialist|supervisor|manager|human\s+agent|senior\s+agent|colleague)s?",
+        r"(?:specialist|supervisor|manager|(?:human|live|senior)\s+agent|agent|colleague|"
+        r"representative)s?",
         noun_verbs=r"(?:rais|open|logg|creat|fil)ed\s+(?:\w+\s+){0,2}?(?:with|for|to)\s+"
         + _TARGET
         + r"|complete|done|underway|in\s+progress|confirmed|arranged|assigned|notified|alerted|"
-        r"looped\s+in",
+        r"looped\s+in|be\s+with\s+you|join(?:ing)?\s+(?:you|this\s+chat|the\s+chat|the\s+call)|"
+        r"contact(?:ing)?\s+you|call(?:ing)?\s+you(?:\s+back)?",
     ),
 }
 
@@ -151,6 +156,7 @@ _RECEIVE = (
 # Words between a noun and its verb: never a conjunction, which starts another
 # statement ("your order and issued a refund"); between a verb and its noun, never a
 # preposition ("issued for this order").
+_AUX = r"(?:has|have|had|was|were|is|are|'s)"
 _GAP_BEFORE = (
     r"(?:[^\w.!?;\n]+(?!(?:and|or|but|then|so|while)\b)[\w$#@'/-]+(?:[.,]\d+)*){0,7}?"
     r"[^\w.!?;\n]+"
@@ -168,6 +174,8 @@ def mention_regex(words: Words) -> regex.Pattern[str]:
     nouns = rf"(?P<n>\b(?:{words.nouns})\b)(?!\s+{_NOUN_FOLLOWERS})"
     return regex.compile(
         rf"{nouns}{_GAP_BEFORE}(?P<v>\b(?:{words.noun_verbs})\b)"
+        # "was approved and sent": a second verb of the same statement.
+        rf"|{nouns}\s+{_AUX}\s+(?:been\s+)?\w+\s+and\s+(?P<v>\b(?:{words.noun_verbs})\b)"
         rf"|(?P<v>\b(?:{words.verbs}))\b"
         rf"|(?P<v>\b(?:{words.noun_verbs}|{_RECEIVE}))\b{_GAP_AFTER}{nouns}",
         regex.IGNORECASE,
