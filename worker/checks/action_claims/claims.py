@@ -17,7 +17,8 @@ today", "You'll receive a reset link shortly". It does not when:
 * it is an instruction, a wish or a possibility: "you can request a refund",
   "to cancel, open Settings", "it should have shipped" (a base form claims only
   after "will", "'ll", "going to" or "let me");
-* it is reported as waiting: "the refund was sent for approval".
+* it is reported as waiting: "the refund was sent for approval";
+* it reports what the customer said: "I understand you were charged twice".
 
 The rules read one clause at a time; a condition opening the sentence governs
 all of its clauses.
@@ -129,6 +130,12 @@ _YOU_DID = regex.compile(
     r"were\s+able\s+to|chose\s+to|decided\s+to))*\s+$",
     _I,
 )
+_IS = regex.compile(r"(?:\bis|\bare|'s|'re|\bgets?)\s+(?:\w+ly\s+|now\s+|already\s+)?$", _I)
+_REPORTED = regex.compile(
+    r"\b(?:understand|you\s+(?:mentioned|said|say|noticed|told|reported|wrote)|"
+    r"according\s+to\s+you)\b",
+    _I,
+)
 _PASSIVE = regex.compile(r"\b(?:been|be|being|were|was|get|got|gotten)\s+$", _I)
 _AMBIGUOUS = frozenset({"reset", "put", "set", "run", "cut"})
 _IRREGULAR_DONE = frozenset(
@@ -179,6 +186,8 @@ def _claims(clause: str, mention: regex.Match[str], strong: bool, weak: bool) ->
         return False
     if _HABIT.search(context) or _OFFER.search(_NOT_OFFERS.sub(" ", context)):
         return False
+    if _REPORTED.search(context):
+        return False
     if _GENERIC_SUBJECT.match(clause) and not _DONE_AUX.search(context):
         return False
     said = mention["v"].lower()
@@ -209,7 +218,8 @@ def _form(said: str, tail: str) -> str:
             return "base"
         return "done" if _DONE_BEFORE.search(tail) else "base"
     if first in _IRREGULAR_DONE or first.endswith("ed"):
-        return "state" if _WILL_BE.search(tail) else "done"
+        # "will be issued" is a promise and "is processed" a state: a condition holds them.
+        return "state" if _WILL_BE.search(tail) or _IS.search(tail) else "done"
     if first.endswith("s") and not first.endswith("ss"):
         return "present"
     return "base"

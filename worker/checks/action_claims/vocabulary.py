@@ -34,7 +34,7 @@ DEFAULT_TOOLS: dict[ActionName, tuple[str, ...]] = {
 """Tool-name globs that perform each action when a check names none of its own."""
 
 _TARGET = (
-    r"(?:a|an|the|our|my|one\s+of\s+our|your)?\s*(?:[\w-]+\s+){0,4}?"
+    r"(?!(?:me|us)\b)(?:a|an|the|our|my|one\s+of\s+our|your)?\s*(?:[\w-]+\s+){0,4}?"
     r"(?:person|people|human|agent|specialist|supervisor|manager|"
     r"colleague|representative|rep|team|department|expert|someone|"
     r"tier[\s-]*(?:2|two)|escalations?\s+team|staff|advisor|adviser|lead)s?\b"
