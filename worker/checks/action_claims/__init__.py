@@ -55,11 +55,15 @@ def compile_check(definition: ActionClaimsCheck) -> Callable[[Turn, Budget], Out
         read = compose(view, normalised)
         # Same length: offsets still map back.
         text = read.text.replace("\u2019", "'").replace("\u2018", "'")
-        if not any(
-            next(scan.finditer(pattern, text, budget), None) for pattern in mentions.values()
-        ):
+        # Only the actions the answer mentions at all are read sentence by sentence.
+        mentioned = {
+            action: pattern
+            for action, pattern in mentions.items()
+            if next(scan.finditer(pattern, text, budget), None) is not None
+        }
+        if not mentioned:
             return PASSED
-        claims = list(claimed_sentences(text, mentions, budget))
+        claims = list(claimed_sentences(text, mentioned, budget))
         if not claims:
             return PASSED
         backed = backed_actions(turn, tools, {action for action, _, _ in claims}, budget)

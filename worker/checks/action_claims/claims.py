@@ -130,6 +130,9 @@ _YOU_DID = regex.compile(
     r"were\s+able\s+to|chose\s+to|decided\s+to))*\s+$",
     _I,
 )
+_GERUND_SUBJECT = regex.compile(
+    r"\s+(?:\w+\s+){0,3}?(?:is|was|can|could|will|would|requires?|means|takes|needs)\b", _I
+)
 _IS = regex.compile(r"(?:\bis|\bare|'s|'re|\bgets?)\s+(?:\w+ly\s+|now\s+|already\s+)?$", _I)
 _REPORTED = regex.compile(
     r"\b(?:understand|you\s+(?:mentioned|said|say|noticed|told|reported|wrote)|"
@@ -196,7 +199,9 @@ def _claims(clause: str, mention: regex.Match[str], strong: bool, weak: bool) ->
     if form == "base":
         return _FUTURE.search(tail) is not None
     if form == "now":
-        return _NOW.search(tail) is not None
+        # "Transferring you now" opens its clause; "Cancelling is easy" is a subject.
+        opening = not tail.strip() and not _GERUND_SUBJECT.match(clause[v_end:])
+        return opening or _NOW.search(tail) is not None
     if form == "present":
         return _SOON.match(clause[v_end:]) is not None
     if form == "done":

@@ -80,9 +80,10 @@ WORDS: dict[ActionName, Words] = {
     ),
     "cancellation": Words(
         verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
-        r"called\s+off|call(?:ing)?\s+off",
+        r"called\s+off|call(?:ing)?\s+off|clos(?:e|ed|ing)\s+(?:your|the)\s+(?:[\w-]+\s+)?account",
         nouns=r"cancellation|termination",
-        noun_verbs=_COMPLETE + r"|done|confirm(?:ed|ing)?|went\s+through",
+        noun_verbs=_COMPLETE
+        + r"|done|confirm(?:ed|ing)?|went\s+through|clos(?:e|ed|ing)(?:\s+out)?",
     ),
     "charge": Words(
         verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)|"
@@ -94,7 +95,7 @@ WORDS: dict[ActionName, Words] = {
     "shipment": Words(
         verbs=r"ship(?:ped|ping|s)?|dispatch(?:ed|es|ing)?|couriered|mailed|"
         # Whatever is on its way, unless the sentence names another action's thing.
-        r"(?<!\b(?:refund|money|link|email|code|credit|reimbursement|password|agent|specialist|"
+        r"(?=(?:is|are|'s)\s)(?<!\b(?:refund|money|link|email|code|credit|reimbursement|password|agent|specialist|"
         r"supervisor|technician|engineer|someone|person|help)\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
         r"(?:is|are|'s)\s+(?:now\s+|already\s+)?(?:on\s+(?:its|the|their)\s+way|in\s+transit|"
         r"out\s+for\s+delivery|en\s+route)|"
@@ -110,15 +111,17 @@ WORDS: dict[ActionName, Words] = {
     "booking": Words(
         verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
         r"put(?:ting)?\s+you\s+down\s+for|pencil(?:led|ed)?\s+you\s+in|"
+        r"(?<=\byou're\s|\byou\s+are\s|\byou're\s+all\s|\byou\s+are\s+all\s)confirmed\s+for|"
+        r"register(?:ed|ing)|enrol(?:l|led|ling)|sign(?:ed|ing)\s+(?:you\s+)?up|"
         r"reserv(?:e|ed|es|ing)|(?:re-?)?schedul(?:e|ed|es|ing)"
         r"(?!\s+(?:to\b|for\s+(?:delivery|pickup|collection|dispatch|shipping)))",
         nouns=r"(?:appointment|reservation|booking|table|flight|seat|room|visit|consultation|"
         r"session|slot|stay)s?",
-        noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|"
+        noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|chang(?:e|ed|ing)|"
         r"lock(?:ed)?\s+in|secur(?:e|ed|ing)|mov(?:e|ed|ing)|all\s+set|plac(?:e|ed|ing)",
     ),
     "password_reset": Words(
-        verbs=r"reset(?:ting|s)?\s+(?:\w+\s+){0,1}?(?:password|login|credentials|pin|"
+        verbs=r"reset(?:ting|s)?\s+(?:\w+\s+){0,3}?(?:password|login|credentials|pin|"
         r"passcode)|unlock(?:ed|ing|s)?",
         nouns=r"reset\s+(?:link|email|e-mail|code|instructions)|password\s+reset(?:\s+link)?|"
         r"link\s+to\s+reset|password|temporary\s+password",
