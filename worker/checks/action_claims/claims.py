@@ -68,7 +68,9 @@ _WEAK_CONDITION = regex.compile(
 )
 _LEADING_CONDITION = regex.compile(
     r"^\W*(?:(?P<strong>if|unless|provided|assuming|in\s+case|should\s+(?:the|your|it|you))"
-    r"|(?P<weak>once|as\s+soon\s+as|after|when|whenever|upon|until|pending|following))\b",
+    r"|(?P<weak>once|as\s+soon\s+as|after|when|whenever|upon|until|pending|following|"
+    # "Let me know which day works and I'll book it": the promise waits on the answer.
+    r"let\s+me\s+know|just\s+(?:say|tell|reply)|tell\s+me|reply))\b",
     _I,
 )
 _WAITING_AFTER = regex.compile(
@@ -108,7 +110,9 @@ _DONE_BEFORE = regex.compile(
     _I,
 )
 _WILL_BE = regex.compile(
-    r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:\w+\s+)?(?:be|get|have\s+been)\s+$", _I
+    r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:\w+\s+)?(?:be|get|have\s+been)\s+"
+    r"(?:(?:it|this|that|them|you|everything|all)\s+)?$",
+    _I,
 )
 _ADJECTIVE_BEFORE = regex.compile(
     r"\b(?:the|your|a|an|this|that|my|our|its|their|any|these|those|last)\s+$", _I

@@ -76,7 +76,7 @@ WORDS: dict[ActionName, Words] = {
         nouns=r"refund|reimbursement|money(?:\s+back)?|(?:store\s+)?credit(?!\s+card)|credit\s+note",
         noun_verbs=_COMPLETE + r"|credit(?:ed|ing)|pa(?:id|ying)\s+out|releas(?:e|ed|ing)|"
         r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued|"
-        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit",
+        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit|cleared",
     ),
     "cancellation": Words(
         verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
