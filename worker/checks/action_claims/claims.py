@@ -99,7 +99,8 @@ _FUTURE = regex.compile(
     _I,
 )
 _NOW = regex.compile(
-    r"(?:\bam|'m|\bis|'s|\bare|'re|\bbeing|\bwas|\bwere)\s+(?:(?:now|also|just|currently|"
+    r"(?:\bam|'m|\bis|'s|\bare|'re|\bbeing|\bwas|\bwere|\bstarted|\bbegun|\bbegan)\s+"
+    r"(?:(?:now|also|just|currently|"
     r"already|actively|personally|right\s+now|in\s+the\s+process\s+of)\s+)*$",
     _I,
 )

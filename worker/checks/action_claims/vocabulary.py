@@ -70,13 +70,18 @@ _COMPLETE = (
 WORDS: dict[ActionName, Words] = {
     "refund": Words(
         verbs=r"refund(?:ed|ing|s)?|reimburs(?:e|ed|es|ing)|"
+        # A charge reversed or voided is money given back.
+        r"revers(?:e|ed|ing)\s+(?:the|your|that|this)\s+(?:[\w$.,-]+\s+){0,2}?"
+        r"(?:charge|payment|transaction|fee)s?|"
+        r"(?<=\b(?:charge|payment|transaction|fee)s?\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
+        r"(?:revers|void)ed|"
         r"credit(?:ed|ing)\s+(?:you|your\s+(?:account|card|balance|wallet))|"
         r"credit(?:ed|ing)?\s+(?:back|"
         r"(?:it|the\s+\w+|\$?[\d.,]+)\s+(?:back\s+)?to\s+your)|paid\s+(?:you\s+)?back",
         nouns=r"refund|reimbursement|money(?:\s+back)?|(?:store\s+)?credit(?!\s+card)|credit\s+note",
         noun_verbs=_COMPLETE + r"|credit(?:ed|ing)|pa(?:id|ying)\s+out|releas(?:e|ed|ing)|"
         r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued|"
-        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit|cleared",
+        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit|cleared|follow",
     ),
     "cancellation": Words(
         verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
@@ -106,7 +111,8 @@ WORDS: dict[ActionName, Words] = {
         r"en\s+route|in\s+transit|out\s+for\s+delivery|left\s+(?:our|the)\s+warehouse|"
         r"handed\s+(?:over\s+)?to\s+the\s+(?:courier|carrier)|arrang(?:e|ed|ing)(?:\s+for)?|"
         r"generat(?:e|ed|ing)|creat(?:e|ed|ing)|issu(?:e|ed|ing)|(?:be\s+)?arriving|"
-        r"go(?:es|ing)?\s+out|went\s+out|gone\s+out|arrive|be\s+delivered|reach\s+you",
+        r"go(?:es|ing)?\s+out|went\s+out|gone\s+out|arrive|be\s+delivered|reach\s+you|"
+        r"order(?:ed|ing)",
     ),
     "booking": Words(
         verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
@@ -144,12 +150,13 @@ WORDS: dict[ActionName, Words] = {
         rf"(?:\s+[\w'-]+){{0,4}}?\s+(?:over\s+)?(?:on\s+)?(?:to|with|for)\s+{_TARGET}",
         nouns=rf"ticket|case|(?:transfer|handoff|hand-off|handover)\s+to\s+{_TARGET}|escalation|"
         r"(?:specialist|supervisor|manager|(?:human|live|senior)\s+agent|agent|colleague|"
-        r"representative)s?",
+        r"representative)s?|someone\s+from\s+(?:our|the)\s+[\w-]+(?:\s+team)?",
         noun_verbs=r"(?:rais|open|logg|creat|fil)ed\s+(?:\w+\s+){0,2}?(?:with|for|to)\s+"
         + _TARGET
         + r"|complete|done|underway|in\s+progress|confirmed|arranged|assigned|notified|alerted|"
         r"looped\s+in|be\s+with\s+you|join(?:ing)?\s+(?:you|this\s+chat|the\s+chat|the\s+call)|"
-        r"contact(?:ing)?\s+you|call(?:ing)?\s+you(?:\s+back)?",
+        r"contact(?:ing)?\s+you|call(?:ing)?\s+you(?:\s+back)?|be\s+in\s+touch|"
+        r"reach(?:ing)?\s+out|get(?:ting)?\s+back\s+to\s+you|follow(?:ing)?\s+up",
     ),
 }
 
