@@ -9,7 +9,7 @@ A result fails when it reports a failure, an error or a wait for approval:
   ``requires_approval``-like flag true. When no state is given, its
   ``message``-like texts are read as plain text;
 * in plain text: words of failure or waiting ("failed", "declined", "could not",
-  "requires approval", "pending"), not "no errors".
+  "requires approval", "submitted for approval", "pending"), not "no errors".
 
 Depth and size are bounded by the turn's budget, checked at every value.
 """
@@ -52,7 +52,8 @@ _FAILED_TEXT = regex.compile(
     r"rejected|refused|unable|could\s+not|couldn't|cannot|can't|not\s+(?:allowed|permitted|"
     r"possible|authori[sz]ed|eligible|found|processed|completed|available)|ineligible|"
     r"requires?\s+(?:\w+\s+)?approval|needs?\s+(?:\w+\s+)?approval|approval\s+(?:is\s+)?"
-    r"(?:required|needed|pending)|pending|awaiting|on\s+hold|timed\s+out|timeout|exception|"
+    r"(?:required|needed|pending)|for\s+(?:\w+\s+)?(?:approval|review)|under\s+review|"
+    r"pending|awaiting|on\s+hold|timed\s+out|timeout|exception|"
     r"invalid|unavailable|insufficient|blocked|unsuccessful)\b",
     regex.IGNORECASE,
 )
