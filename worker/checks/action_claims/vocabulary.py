@@ -101,7 +101,8 @@ WORDS: dict[ActionName, Words] = {
         verbs=r"ship(?:ped|ping|s)?|dispatch(?:ed|es|ing)?|couriered|mailed|"
         # Whatever is on its way, unless the sentence names another action's thing.
         r"(?=(?:is|are|'s)\s)(?<!\b(?:refund|money|link|email|code|credit|reimbursement|password|agent|specialist|"
-        r"supervisor|technician|engineer|someone|person|help)\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
+        r"supervisor|technician|engineer|someone|person|help|temporary|one-time|otp|text|sms|"
+        r"message|confirmation|receipt|invoice|response|reply|update|answer|callback|call)\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
         r"(?:is|are|'s)\s+(?:now\s+|already\s+)?(?:on\s+(?:its|the|their)\s+way|in\s+transit|"
         r"out\s+for\s+delivery|en\s+route)|"
         r"sen[dt]\s+(?:\w+\s+){0,3}?out",
