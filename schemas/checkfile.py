@@ -7,7 +7,7 @@ name and field.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeVar, get_args
+from typing import Annotated, Literal, get_args
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -29,14 +29,11 @@ class _Check(BaseCheck):
         return self
 
 
-_C = TypeVar("_C", bound=_Check)
-
-
-def _in_the_answer(check: _C, why: str) -> _C:
-    """``check``, if it reads the answer; a kind that reads nothing else refuses ``input``."""
-    if check.stage != "output":
+def _in_the_answer(stage: str, why: str) -> str:
+    """``stage``, if it is the answer: a kind that reads nothing else refuses ``input``."""
+    if stage != "output":
         raise ValueError(f"{why}: stage must be 'output'")
-    return check
+    return stage
 
 
 class PatternCheck(_Check):
@@ -129,9 +126,10 @@ class FactsCheck(_Check):
         description="A total may be the sum of at most this many supported amounts.",
     )
 
-    @model_validator(mode="after")
-    def _output_only(self) -> FactsCheck:
-        return _in_the_answer(self, "facts are checked in the answer")
+    @field_validator("stage")
+    @classmethod
+    def _output_only(cls, stage: str) -> str:
+        return _in_the_answer(stage, "facts are checked in the answer")
 
 
 ActionName = Literal[
@@ -154,9 +152,10 @@ class ActionClaimsCheck(_Check):
         description="Which actions' claims to check; default: every action.",
     )
 
-    @model_validator(mode="after")
-    def _output_only(self) -> ActionClaimsCheck:
-        return _in_the_answer(self, "action claims are read in the answer")
+    @field_validator("stage")
+    @classmethod
+    def _output_only(cls, stage: str) -> str:
+        return _in_the_answer(stage, "action claims are read in the answer")
 
 
 CheckDefinition = Annotated[

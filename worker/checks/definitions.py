@@ -264,6 +264,8 @@ def _plain_loc(loc: tuple[str | int, ...], error_type: str) -> tuple[str | int, 
     # A union's member is named in the path too ("AlertRule", "function-after[...]",
     # "literal['off']"); the file has no such key.
     loc = tuple(part for part in loc if not (isinstance(part, str) and _MEMBER.match(part)))
+    # A bad key of a mapping is named by the key itself ("actions.refnd"), not "[key]".
+    loc = tuple(part for part in loc if part != "[key]")
     if error_type in ("union_tag_invalid", "union_tag_not_found"):
         loc = (*loc, "kind")
     return loc
