@@ -87,7 +87,10 @@ _GENERIC_SUBJECT = regex.compile(
     r"^\W*(?:(?:all|any|most|every|each)\s+(?:\w+\s+)?|(?:refunds|cancellations|orders|payments|"
     r"charges|replacements|bookings|appointments|reservations|reset\s+links|password\s+resets|"
     r"escalations|transfers|shipments|items|parcels|packages|customers|tickets|cases|"
-    r"subscriptions|accounts|reimbursements|transactions)\b)",
+    r"subscriptions|accounts|reimbursements|transactions)\b)"
+    # Any bare plural subject stating how things go: "Technicians are booked online".
+    r"|^\W*(?!(?:your|the|my|our|this|that|these|those|his|her|their|its|both)\b)"
+    r"(?:[a-z-]+\s+)?[a-z-]+s\s+(?:are|get|can|will|may|must|should|need|go|take|usually)\b",
     _I,
 )
 _DONE_AUX = regex.compile(r"\b(?:have|has|had|were|was|'ve|'d)\b", _I)
@@ -147,11 +150,11 @@ _REPORTED = regex.compile(
 _PASSIVE = regex.compile(r"\b(?:been|be|being|were|was|get|got|gotten)\s+$", _I)
 _AMBIGUOUS = frozenset({"reset", "put", "set", "run", "cut"})
 _IRREGULAR_DONE = frozenset(
-    {"sent", "made", "taken", "took", "done", "gone", "went", "paid", "ran"}
+    {"sent", "made", "taken", "took", "done", "gone", "went", "paid", "ran", "got"}
 )
 _STATES = (
     *("on ", "en route", "in transit", "out for", "all set", "successful", "left ", "complete"),
-    *("done", "all sorted", "underway", "in progress", "confirmed"),
+    *("done", "all sorted", "underway", "in progress", "confirmed", "with "),
 )
 
 
@@ -174,9 +177,20 @@ def claimed_sentences(
             weak = _WEAK_CONDITION.search(clause) is not None or bool(lead and lead["weak"])
             for action, pattern in mentions.items():
                 budget.check()
-                found = scan.finditer(pattern, clause, budget)
+                found = _mentions(pattern, clause, budget)
                 if any(_claims(clause, m, strong, weak) for m in found):
                     yield action, start, end
+
+
+def _mentions(
+    pattern: regex.Pattern[str], clause: str, budget: Budget
+) -> Iterator[regex.Match[str]]:
+    """Every mention, overlapping ones too: "your money has been refunded to the card you
+    paid with" reads "money ... paid" (the customer paid) and "refunded" (a claim)."""
+    pos = 0
+    while (mention := scan.search(pattern, clause, budget, pos)) is not None:
+        yield mention
+        pos = mention.start() + 1
 
 
 def _claims(clause: str, mention: regex.Match[str], strong: bool, weak: bool) -> bool:

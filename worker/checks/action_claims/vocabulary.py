@@ -76,12 +76,15 @@ WORDS: dict[ActionName, Words] = {
         r"(?<=\b(?:charge|payment|transaction|fee)s?\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
         r"(?:revers|void)ed|"
         r"credit(?:ed|ing)\s+(?:you|your\s+(?:account|card|balance|wallet))|"
+        r"(?:return(?:ed|ing)|sent\s+back)\s+(?:[\w$.,-]+\s+){0,3}?to\s+your\s+(?:original\s+)?"
+        r"(?:payment|card|account|bank|wallet)|"
         r"credit(?:ed|ing)?\s+(?:back|"
         r"(?:it|the\s+\w+|\$?[\d.,]+)\s+(?:back\s+)?to\s+your)|paid\s+(?:you\s+)?back",
         nouns=r"refund|reimbursement|money(?:\s+back)?|(?:store\s+)?credit(?!\s+card)|credit\s+note",
         noun_verbs=_COMPLETE + r"|credit(?:ed|ing)|pa(?:id|ying)\s+out|releas(?:e|ed|ing)|"
         r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued|"
-        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit|cleared|follow",
+        r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit|cleared|follow|"
+        r"paid(?!\s+for)",
     ),
     "cancellation": Words(
         verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
@@ -92,6 +95,7 @@ WORDS: dict[ActionName, Words] = {
     ),
     "charge": Words(
         verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)|"
+        r"put(?:ting)?\s+(?:the|your)\s+(?:[\w$.,-]+\s+)?(?:payment|charge|transaction)\s+through|"
         r"(?:ran|run|running|processed|processing)\s+(?:your|the)\s+(?:[\w-]+\s+)?card\b",
         nouns=r"payment|charge|transaction|invoice\s+payment|balance|deposit|fee",
         noun_verbs=_COMPLETE + r"|tak(?:e|en|ing)|took|made|mak(?:e|ing)|captur(?:e|ed|ing)|"
@@ -99,6 +103,8 @@ WORDS: dict[ActionName, Words] = {
     ),
     "shipment": Words(
         verbs=r"ship(?:ped|ping|s)?|dispatch(?:ed|es|ing)?|couriered|mailed|"
+        r"sen[dt]\s+you\s+(?:a|an)\s+(?:brand[\s-]+)?new\b(?!\s+(?:[\w-]+\s+)?(?:link|code|password|"
+        r"email|message|invoice|receipt|bill|statement|quote|form))|"
         # Whatever is on its way, unless the sentence names another action's thing.
         r"(?=(?:is|are|'s)\s)(?<!\b(?:refund|money|link|email|code|credit|reimbursement|password|agent|specialist|"
         r"supervisor|technician|engineer|someone|person|help|temporary|one-time|otp|text|sms|"
@@ -113,7 +119,7 @@ WORDS: dict[ActionName, Words] = {
         r"handed\s+(?:over\s+)?to\s+the\s+(?:courier|carrier)|arrang(?:e|ed|ing)(?:\s+for)?|"
         r"generat(?:e|ed|ing)|creat(?:e|ed|ing)|issu(?:e|ed|ing)|(?:be\s+)?arriving|"
         r"go(?:es|ing)?\s+out|went\s+out|gone\s+out|arrive|be\s+delivered|reach\s+you|"
-        r"order(?:ed|ing)",
+        r"order(?:ed|ing)|with\s+the\s+(?:courier|carrier)",
     ),
     "booking": Words(
         verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
@@ -125,6 +131,7 @@ WORDS: dict[ActionName, Words] = {
         nouns=r"(?:appointment|reservation|booking|table|flight|seat|room|visit|consultation|"
         r"session|slot|stay)s?",
         noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|chang(?:e|ed|ing)|"
+        r"g[eo]t\s+you|"
         r"lock(?:ed)?\s+in|secur(?:e|ed|ing)|mov(?:e|ed|ing)|all\s+set|plac(?:e|ed|ing)",
     ),
     "password_reset": Words(
@@ -139,6 +146,8 @@ WORDS: dict[ActionName, Words] = {
     ),
     "escalation": Words(
         verbs=r"escalat(?:e|ed|es|ing)|"
+        r"(?<=\b(?:issue|case|ticket|request|complaint|query|problem)\s+(?:is|are|'s)\s+(?:now\s+)?)"
+        rf"with\s+{_TARGET}|"
         r"(?:get|getting|got|ask(?:ed)?|arrang(?:e|ed))\s+(?:a|an|the|one\s+of\s+our|our)\s+"
         r"(?:[\w-]+\s+)?(?:specialist|supervisor|manager|agent|colleague|person|human|"
         r"engineer)s?\s+to\s+(?:call|contact|reach|follow|get\s+in\s+touch|look|review|ring)|"
