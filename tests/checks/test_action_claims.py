@@ -285,3 +285,21 @@ def test_a_bad_definition_is_refused_with_its_line_and_field(
     error = caught.value
     assert (error.check, error.line, error.field) == ("claims", line, field)
     assert words in error.message
+
+
+def test_the_plain_search_before_the_reading_misses_no_mention() -> None:
+    """Wherever an action is mentioned in the corpus answers and the probes here, its
+    stems are found too: the cheap search never hides a claim."""
+    from tests.corpus.action_claims.score import SEEN, load
+    from turncheck.worker.checks.action_claims.vocabulary import (
+        WORDS,
+        mention_regex,
+        stems_regex,
+    )
+
+    answers = [case["answer"] for case in load(SEEN)]
+    for words in WORDS.values():
+        mentions, stems = mention_regex(words), stems_regex(words)
+        for answer in answers:
+            for match in mentions.finditer(answer, overlapped=True):
+                assert stems.search(match.group()), (match.group(), answer)

@@ -23,7 +23,12 @@ from turncheck.schemas.checkfile import ActionClaimsCheck, ActionName
 from turncheck.worker.checks import markup, scan
 from turncheck.worker.checks.action_claims.backing import backed_actions
 from turncheck.worker.checks.action_claims.claims import claimed_sentences
-from turncheck.worker.checks.action_claims.vocabulary import DEFAULT_TOOLS, WORDS, mention_regex
+from turncheck.worker.checks.action_claims.vocabulary import (
+    DEFAULT_TOOLS,
+    WORDS,
+    mention_regex,
+    stems_regex,
+)
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import compose, normalize
@@ -47,6 +52,7 @@ def compile_check(definition: ActionClaimsCheck) -> Callable[[Turn, Budget], Out
         for action in wanted
     }
     mentions = {action: mention_regex(WORDS[action]) for action in wanted}
+    stems = {action: stems_regex(WORDS[action]) for action in wanted}
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         stored = turn.output.text
@@ -59,7 +65,8 @@ def compile_check(definition: ActionClaimsCheck) -> Callable[[Turn, Budget], Out
         mentioned = {
             action: pattern
             for action, pattern in mentions.items()
-            if next(scan.finditer(pattern, text, budget), None) is not None
+            if scan.search(stems[action], text, budget) is not None
+            and scan.search(pattern, text, budget) is not None
         }
         if not mentioned:
             return PASSED

@@ -16,6 +16,7 @@ something else ("refund request", "order status") is not the action.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import regex
@@ -56,6 +57,9 @@ class Words:
     nouns: str
     noun_verbs: str
     """Verbs and phrases that complete the noun, in every form."""
+    stems: str
+    """Words one of which every mention holds (its noun, its verb or its target): a
+    plain search for them spares most answers the full reading."""
 
 
 _COMPLETE = (
@@ -73,8 +77,8 @@ WORDS: dict[ActionName, Words] = {
         # A charge reversed or voided is money given back.
         r"revers(?:e|ed|ing)\s+(?:the|your|that|this)\s+(?:[\w$.,-]+\s+){0,2}?"
         r"(?:charge|payment|transaction|fee)s?|"
-        r"(?<=\b(?:charge|payment|transaction|fee)s?\b(?:[^.!?;\n]|\.(?=\d)){0,40})"
-        r"(?:revers|void)ed|"
+        r"(?=(?:revers|void)ed)(?<=\b(?:charge|payment|transaction|fee)s?\b"
+        r"(?:[^.!?;\n]|\.(?=\d)){0,40})(?:revers|void)ed|"
         r"credit(?:ed|ing)\s+(?:you|your\s+(?:account|card|balance|wallet))|"
         r"(?:return(?:ed|ing)|sent\s+back)\s+(?:[\w$.,-]+\s+){0,3}?to\s+your\s+(?:original\s+)?"
         r"(?:payment|card|account|bank|wallet)|"
@@ -85,6 +89,7 @@ WORDS: dict[ActionName, Words] = {
         r"on\s+(?:its|the)\s+way|arrang(?:e|ed|ing)|approved\s+and\s+issued|"
         r"reach(?:es)?|arrive|arrives|appear|appears|show\s+up|land|hit|cleared|follow|"
         r"paid(?!\s+for)",
+        stems=r"refund|reimburs|credit|money|revers|void|return|sent\s+back|paid\s+back",
     ),
     "cancellation": Words(
         verbs=r"cancell?(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|deactivat(?:e|ed|es|ing)|"
@@ -92,6 +97,7 @@ WORDS: dict[ActionName, Words] = {
         nouns=r"cancellation|termination",
         noun_verbs=_COMPLETE
         + r"|done|confirm(?:ed|ing)?|went\s+through|clos(?:e|ed|ing)(?:\s+out)?",
+        stems=r"cancel|terminat|deactivat|call|clos",
     ),
     "charge": Words(
         verbs=r"charg(?:e|ed|es|ing)|bill(?:ed|ing)|debit(?:ed|ing)|"
@@ -100,6 +106,7 @@ WORDS: dict[ActionName, Words] = {
         nouns=r"payment|charge|transaction|invoice\s+payment|balance|deposit|fee",
         noun_verbs=_COMPLETE + r"|tak(?:e|en|ing)|took|made|mak(?:e|ing)|captur(?:e|ed|ing)|"
         r"collect(?:ed|ing)?|successful|received|accepted|posted|run|ran",
+        stems=r"charg|bill|debit|card|payment|transaction|balance|deposit|fee",
     ),
     "shipment": Words(
         verbs=r"ship(?:ped|ping|s)?|dispatch(?:ed|es|ing)?|couriered|mailed|"
@@ -120,11 +127,14 @@ WORDS: dict[ActionName, Words] = {
         r"generat(?:e|ed|ing)|creat(?:e|ed|ing)|issu(?:e|ed|ing)|(?:be\s+)?arriving|"
         r"go(?:es|ing)?\s+out|went\s+out|gone\s+out|arrive|be\s+delivered|reach\s+you|"
         r"order(?:ed|ing)|with\s+the\s+(?:courier|carrier)",
+        stems=r"ship|dispatch|courier|mail|sen[dt]|replacement|package|parcel|order|item|card|"
+        r"tracking|deliver|way|transit|route",
     ),
     "booking": Words(
-        verbs=r"(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
+        verbs=r"(?=(?:re-?)?book)(?<!fully\s|completely\s)(?:re-?)?book(?:ed|ing|s)?(?!\s+up\b)|"
         r"put(?:ting)?\s+you\s+down\s+for|pencil(?:led|ed)?\s+you\s+in|"
-        r"(?<=\byou're\s|\byou\s+are\s|\byou're\s+all\s|\byou\s+are\s+all\s)confirmed\s+for|"
+        r"(?=confirmed\s+for)(?<=\byou're\s|\byou\s+are\s|\byou're\s+all\s|\byou\s+are\s+all\s)"
+        r"confirmed\s+for|"
         r"register(?:ed|ing)|enrol(?:l|led|ling)|sign(?:ed|ing)\s+(?:you\s+)?up|"
         r"reserv(?:e|ed|es|ing)|(?:re-?)?schedul(?:e|ed|es|ing)"
         r"(?!\s+(?:to\b|for\s+(?:delivery|pickup|collection|dispatch|shipping)))",
@@ -133,6 +143,8 @@ WORDS: dict[ActionName, Words] = {
         noun_verbs=r"confirm(?:ed|ing)?|made|mak(?:e|ing)|set\s+up|arrang(?:e|ed|ing)|chang(?:e|ed|ing)|"
         r"g[eo]t\s+you|"
         r"lock(?:ed)?\s+in|secur(?:e|ed|ing)|mov(?:e|ed|ing)|all\s+set|plac(?:e|ed|ing)",
+        stems=r"book|reserv|schedul|put\s+you\s+down|pencil|confirmed|regist|enrol|sign|"
+        r"appointment|table|flight|seat|room|visit|consultation|session|slot|stay",
     ),
     "password_reset": Words(
         verbs=r"reset(?:ting|s)?\s+(?:\w+\s+){0,3}?(?:password|login|credentials|pin|"
@@ -143,11 +155,12 @@ WORDS: dict[ActionName, Words] = {
         r"issu(?:e|ed|ing)|trigger(?:ed|ing)?|reset|changed|updated|unlocked|restored|"
         r"complete|done|successful|"
         r"reactivated",
+        stems=r"reset|unlock|password",
     ),
     "escalation": Words(
         verbs=r"escalat(?:e|ed|es|ing)|"
-        r"(?<=\b(?:issue|case|ticket|request|complaint|query|problem)\s+(?:is|are|'s)\s+(?:now\s+)?)"
-        rf"with\s+{_TARGET}|"
+        r"(?=with\s)(?<=\b(?:issue|case|ticket|request|complaint|query|problem)\s+(?:is|are|'s)\s+"
+        rf"(?:now\s+)?)with\s+{_TARGET}|"
         r"(?:get|getting|got|ask(?:ed)?|arrang(?:e|ed))\s+(?:a|an|the|one\s+of\s+our|our)\s+"
         r"(?:[\w-]+\s+)?(?:specialist|supervisor|manager|agent|colleague|person|human|"
         r"engineer)s?\s+to\s+(?:call|contact|reach|follow|get\s+in\s+touch|look|review|ring)|"
@@ -167,6 +180,9 @@ WORDS: dict[ActionName, Words] = {
         r"looped\s+in|be\s+with\s+you|join(?:ing)?\s+(?:you|this\s+chat|the\s+chat|the\s+call)|"
         r"contact(?:ing)?\s+you|call(?:ing)?\s+you(?:\s+back)?|be\s+in\s+touch|"
         r"reach(?:ing)?\s+out|get(?:ting)?\s+back\s+to\s+you|follow(?:ing)?\s+up",
+        stems=r"escalat|handoff|hand-off|handover|person|people|human|agent|specialist|"
+        r"supervisor|manager|colleague|representative|rep\b|team|department|expert|someone|tier|"
+        r"staff|advis|lead",
     ),
 }
 
@@ -185,6 +201,11 @@ _GAP_AFTER = (
     r"(?:\s+(?!(?:for|to|from|with|of|on|in|at|by|about|and|or|but)\b)[\w$#'-]+"
     r"(?:[.,]\d+)*){0,3}?\s+"
 )
+
+
+def stems_regex(words: Words) -> re.Pattern[str]:
+    """The plain search that any mention of the action matches too."""
+    return re.compile(words.stems, re.IGNORECASE)
 
 
 def mention_regex(words: Words) -> regex.Pattern[str]:
