@@ -29,6 +29,13 @@ class _Check(BaseCheck):
         return self
 
 
+def _in_the_answer(stage: str, why: str) -> str:
+    """``stage``, if it is the answer: a kind that reads nothing else refuses ``input``."""
+    if stage != "output":
+        raise ValueError(f"{why}: stage must be 'output'")
+    return stage
+
+
 class PatternCheck(_Check):
     kind: Literal["pattern"]
     pattern: str = Field(min_length=1)
@@ -119,11 +126,36 @@ class FactsCheck(_Check):
         description="A total may be the sum of at most this many supported amounts.",
     )
 
-    @model_validator(mode="after")
-    def _output_only(self) -> FactsCheck:
-        if self.stage != "output":
-            raise ValueError("facts are checked in the answer: stage must be 'output'")
-        return self
+    @field_validator("stage")
+    @classmethod
+    def _output_only(cls, stage: str) -> str:
+        return _in_the_answer(stage, "facts are checked in the answer")
+
+
+ActionName = Literal[
+    "refund", "cancellation", "charge", "shipment", "booking", "password_reset", "escalation"
+]
+ACTION_NAMES: tuple[ActionName, ...] = get_args(ActionName)
+ToolPattern = Annotated[str, Field(min_length=1)]
+
+
+class ActionClaimsCheck(_Check):
+    kind: Literal["action_claims"]
+    actions: dict[ActionName, Annotated[list[ToolPattern], Field(min_length=1)]] = Field(
+        default_factory=dict,
+        description="Per action, the tool names that perform it: an exact name or a shell "
+        "glob (`refund_*`), case-insensitive; replaces that action's built-in patterns.",
+    )
+    only: list[ActionName] = Field(
+        default_factory=lambda: list(ACTION_NAMES),
+        min_length=1,
+        description="Which actions' claims to check; default: every action.",
+    )
+
+    @field_validator("stage")
+    @classmethod
+    def _output_only(cls, stage: str) -> str:
+        return _in_the_answer(stage, "action claims are read in the answer")
 
 
 SCRIPT_TIMEOUT_MS_MAX = 2000
@@ -160,10 +192,8 @@ class ScriptCheck(_Check):
 
     @field_validator("stage")
     @classmethod
-    def _output_only(cls, value: str) -> str:
-        if value != "output":
-            raise ValueError("a script reads the answer: stage must be 'output'")
-        return value
+    def _output_only(cls, stage: str) -> str:
+        return _in_the_answer(stage, "a script reads the answer")
 
     @model_validator(mode="after")
     def _one_program(self) -> ScriptCheck:
@@ -178,6 +208,7 @@ CheckDefinition = Annotated[
     | SensitiveDataCheck
     | FactsCheck
     | ScriptCheck
+    | ActionClaimsCheck
     | JudgeCheck
     | RubricCheck,
     Field(discriminator="kind"),

@@ -118,6 +118,7 @@ CHECKS: dict[str, dict[str, Any]] = {
         for name in DETECTOR_NAMES
     },
     "facts": {"kind": "facts", "allowed": ["30 days"]},
+    "action_claims": {"kind": "action_claims"},
 }
 
 

@@ -21,7 +21,14 @@ from turncheck.schemas.agent_versions import VersionScope, scope_of
 from turncheck.schemas.checkbase import AlertRule, Rollout
 from turncheck.schemas.checkfile import CheckFile, ScriptCheck
 from turncheck.schemas.judged import JudgeCheck, RubricCheck
-from turncheck.worker.checks import does_not_contain, facts, pattern, script, sensitive_data
+from turncheck.worker.checks import (
+    action_claims,
+    does_not_contain,
+    facts,
+    pattern,
+    script,
+    sensitive_data,
+)
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.checkset import CheckSet, CompiledCheck
 from turncheck.worker.checks.result import CheckId, Outcome
@@ -40,6 +47,7 @@ COMPILERS: dict[str, Callable[[Any], Callable[[Turn, Budget], Outcome]]] = {
     "sensitive_data": sensitive_data.compile_check,
     "facts": facts.compile_check,
     "script": script.compile_check,
+    "action_claims": action_claims.compile_check,
 }
 
 
@@ -312,6 +320,8 @@ def _plain_loc(loc: tuple[str | int, ...], error_type: str) -> tuple[str | int, 
     # A union's member is named in the path too ("AlertRule", "function-after[...]",
     # "literal['off']"); the file has no such key.
     loc = tuple(part for part in loc if not (isinstance(part, str) and _MEMBER.match(part)))
+    # A bad key of a mapping is named by the key itself ("actions.refnd"), not "[key]".
+    loc = tuple(part for part in loc if part != "[key]")
     if error_type in ("union_tag_invalid", "union_tag_not_found"):
         loc = (*loc, "kind")
     return loc
