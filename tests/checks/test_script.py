@@ -174,9 +174,9 @@ def test_a_script_stopped_at_its_limit_is_errored_and_the_next_turn_runs(
     assert result_of(checks, make_turn(output="calm")).verdict is Verdict.PASSED
 
 
-def test_an_endless_promise_chain_errors_the_next_run_and_then_clears(tmp_path: Path) -> None:
-    """Promise jobs run after the decision: a chain that never ends makes the check's next
-    run overrun a limit, and stopping it there leaves the run after that to decide."""
+def test_an_endless_promise_chain_errors_the_next_runs_and_then_clears(tmp_path: Path) -> None:
+    """Promise jobs run after the decision: a chain that never ends errors the check's runs
+    until it outgrows the memory limit, which stops it; then the check decides again."""
     checks = script_checks(
         tmp_path,
         """
@@ -186,7 +186,13 @@ def test_an_endless_promise_chain_errors_the_next_run_and_then_clears(tmp_path: 
         timeout_ms=200,
     )
     assert result_of(checks, make_turn(output="chain")).verdict is Verdict.PASSED
-    assert result_of(checks, make_turn(output="calm")).verdict is Verdict.ERRORED
+    # How many runs the chain spoils depends on how fast it fills the heap: a busy machine
+    # fills it later, so it is counted up to a bound, not to a number.
+    verdicts = [result_of(checks, make_turn(output="calm")).verdict]
+    while verdicts[-1] is not Verdict.PASSED and len(verdicts) < 50:
+        verdicts.append(result_of(checks, make_turn(output="calm")).verdict)
+    assert verdicts[0] is Verdict.ERRORED
+    assert verdicts[-1] is Verdict.PASSED
     assert result_of(checks, make_turn(output="calm")).verdict is Verdict.PASSED
 
 
