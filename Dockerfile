@@ -20,9 +20,10 @@ COPY schemas ./schemas
 COPY migrations ./migrations
 COPY examples ./examples
 COPY --from=native /wheels /wheels
-# `fast`: the gates' multi-pattern engine (Vectorscan). The embedded SQLite store lives
+# The default install brings the gates' multi-pattern engine (Vectorscan) on this
+# platform; the wheel beside it is the native extension. The embedded SQLite store lives
 # in ./.turncheck: make it writable by the user it runs as.
-RUN pip install --no-cache-dir ".[fast]" /wheels/*.whl \
+RUN pip install --no-cache-dir . /wheels/*.whl \
  && mkdir -p /app/.turncheck && chown nobody /app/.turncheck
 USER nobody
 ENTRYPOINT ["turncheck"]

@@ -256,12 +256,14 @@ def test_results_as_json_exit_1_when_nothing_is_found(workdir: Path) -> None:
     assert json.loads(done.stdout) == []
 
 
-def test_version_prints_the_installed_version(workdir: Path) -> None:
+def test_version_prints_the_installed_version_and_the_engines(workdir: Path) -> None:
     from importlib.metadata import version
 
     done = turncheck("--version", cwd=workdir)
     assert done.returncode == 0
-    assert done.stdout.decode().strip() == f"turncheck {version('turncheck')}"
+    first, *engines = done.stdout.decode().splitlines()
+    assert first == f"turncheck {version('turncheck')}"
+    assert [line.split(":")[0].strip() for line in engines] == ["gates", "native", "scripts"]
 
 
 def test_flags_show_as_flags_in_help(workdir: Path) -> None:

@@ -31,7 +31,11 @@ app.add_typer(labels.app, name="labels")
 
 def _print_version(show: bool) -> None:
     if show:
+        from turncheck.worker.runtime.engines import engine_lines
+
         print(f"turncheck {installed_version('turncheck')}")
+        for line in engine_lines():
+            print(f"  {line}")
         raise typer.Exit()
 
 
@@ -40,7 +44,10 @@ def _options(
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and the engines in use, and exit.",
         ),
     ] = False,
 ) -> None:
