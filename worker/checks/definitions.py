@@ -240,13 +240,11 @@ def _script_line(loaded: _Loaded, index: int, line: int | None) -> int | None:
 
 
 def _node_at(node: yaml.Node | None, loc: Sequence[str | int]) -> yaml.Node | None:
+    """The YAML node at ``loc``; None when the path is not all there."""
     for key in loc:
-        if isinstance(node, yaml.MappingNode):
-            node = next((v for k, v in node.value if k.value == key), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-        else:
+        if node is None:
             return None
+        node = _child(node, key)
     return node
 
 
@@ -333,16 +331,22 @@ def _line_of(node: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
         return None
     line = node.start_mark.line + 1
     for key in loc:
-        child = None
-        if isinstance(node, yaml.MappingNode):
-            child = next((v for k, v in node.value if k.value == key), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            child = node.value[key]
+        child = _child(node, key)
         if child is None:
             continue
         node = child
         line = node.start_mark.line + 1
     return line
+
+
+def _child(node: yaml.Node, key: str | int) -> yaml.Node | None:
+    """A mapping's value under ``key`` or a sequence's item at ``key``; else None."""
+    found: yaml.Node | None = None
+    if isinstance(node, yaml.MappingNode):
+        found = next((v for k, v in node.value if k.value == key), None)
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+        found = node.value[key]
+    return found
 
 
 def _check_name(data: Any, loc: Sequence[str | int]) -> str | None:
