@@ -17,9 +17,11 @@ What determines each, and so keys it:
 
 The cache holds one turn per thread, by identity (the turn and its budget), and
 is dropped when another comes: no check sees another turn's reading, and a
-thread pool running checks stays safe. Everything kept is a value computed from
-the turn, so a check is still a function of its turn; nothing is built when a
-budget runs out midway (``BudgetSpent`` leaves no entry).
+thread pool running checks stays safe. The last turn's reading stays in memory
+until the thread's next ``facts`` check: one turn's worth, never more.
+Everything kept is a value computed from the turn, so a check is still a
+function of its turn; nothing is built when a budget runs out midway
+(``BudgetSpent`` leaves no entry).
 """
 
 from __future__ import annotations
