@@ -1,14 +1,20 @@
 """Several ``facts`` checks on one turn read its answer and its sources once, and still
 judge each turn by its own conversation and each check by its own definition."""
 
+import json
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from tests.checks.facts.turns import facts_check, support_turn, tool_round
+from tests.corpus.corpus import disguised_cases, facts_cases
+from tests.corpus.test_quality import corpus_turn, private_digests
 from turncheck.worker.checks.budget import Budget, BudgetSpent
 from turncheck.worker.checks.facts import compile_check, reading
-from turncheck.worker.checks.result import Verdict
+from turncheck.worker.checks.result import Outcome, Verdict
+from turncheck.worker.turns.structs import Turn
 
 ORDER = tool_round("get_order", {"id": "A-88213", "total": "$42.50", "eta": "2026-03-04"})
 ANSWER = "Order A-88213 came to $42.50 and arrives on March 4, 2026."
@@ -126,3 +132,48 @@ def test_threads_keep_their_own_turns() -> None:
         thread.join()
     assert set(verdicts["sourced"]) == {Verdict.PASSED}
     assert set(verdicts["bare"]) == {Verdict.FAILED}
+
+
+# Definitions a check set may hold side by side: every kind, the kinds split, an allowed
+# value (a source of its own check only), a tighter sums search.
+SIDE_BY_SIDE: list[dict[str, Any]] = [
+    {},
+    {"kinds": ["amount", "date"]},
+    {"kinds": ["email", "phone", "link"]},
+    {"kinds": ["id", "quote"]},
+    {"allowed": ["30 days", "support@example.com", "+1 800-555-0100", "A-88213"]},
+    {"kinds": ["amount"], "max_sum_terms": 2},
+]
+
+
+def _corpus() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(id, facts definition, turn fields) of every facts case in the corpora."""
+    cases = [(c["id"], c.get("check", {}), c["turn"]) for c in facts_cases()]
+    for file_cases in disguised_cases().values():
+        for case in file_cases:
+            check = dict(case["check"])
+            if check.pop("kind") == "facts":
+                fields = dict(case["turn"])
+                fields["private_values"] = private_digests(fields.get("private_values", []), "x")
+                cases.append((case["id"], check, fields))
+    return cases
+
+
+def test_checks_side_by_side_judge_every_corpus_turn_as_each_alone() -> None:
+    """On every facts turn of the corpora (facts*.jsonl, disguised*.jsonl), several facts
+    checks sharing the turn's reading (one budget, as ``evaluate`` runs them) give each
+    check the verdict, reason and spans it gives run alone, whichever reads the turn first."""
+    cases = _corpus()
+    assert len(cases) > 500
+    side_by_side = [compile_check(facts_check(**d)) for d in SIDE_BY_SIDE]
+    compiled: dict[str, Callable[[Turn, Budget], Outcome]] = {}
+    for case_id, own, fields in cases:
+        key = json.dumps(own, sort_keys=True)
+        if key not in compiled:
+            compiled[key] = compile_check(facts_check(**own))
+        runs = [compiled[key], *side_by_side]
+        for order in (runs, runs[::-1]):
+            turn, budget = corpus_turn(case_id, **fields), Budget.unlimited()
+            together = [run(turn, budget) for run in order]
+            alone = [run(corpus_turn(case_id, **fields), Budget.unlimited()) for run in order]
+            assert together == alone, case_id
