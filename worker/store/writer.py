@@ -86,9 +86,12 @@ class ResultWriter:
         *,
         events_topic: str,
         shadow: frozenset[tuple[str, str]] = frozenset(),
+        copy: bool = True,
     ) -> None:
+        """``copy``: on PostgreSQL, rows go in by COPY (``staging``); False keeps them to
+        statements, as on SQLite (the bench and the tests compare the two)."""
         self.database = database
-        self.turns = TurnWriter(database, events_topic=events_topic, shadow=shadow)
+        self.turns = TurnWriter(database, events_topic=events_topic, shadow=shadow, copy=copy)
 
     def with_shadow(self, shadow: frozenset[tuple[str, str]]) -> ResultWriter:
         """This writer for a check set whose checks ``shadow`` ((agent, check name)) are
@@ -96,7 +99,10 @@ class ResultWriter:
         a writer that does more than store (a test's, a wrapper) keeps doing it."""
         writer = copy.copy(self)
         writer.turns = TurnWriter(
-            self.database, events_topic=self.turns.events_topic, shadow=shadow
+            self.database,
+            events_topic=self.turns.events_topic,
+            shadow=shadow,
+            copy=self.turns.copy,
         )
         return writer
 
