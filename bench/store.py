@@ -37,6 +37,7 @@ from turncheck.worker.checks import load_checks  # noqa: E402
 from turncheck.worker.clock import utc_now  # noqa: E402
 from turncheck.worker.pipeline.evaluate import evaluate  # noqa: E402
 from turncheck.worker.pipeline.records import TurnRef, TurnResults  # noqa: E402
+from turncheck.worker.runtime.heap import freeze_heap  # noqa: E402
 from turncheck.worker.store import Database, ResultWriter  # noqa: E402
 from turncheck.worker.store.tables import check_results, outbox, passed_results  # noqa: E402
 from turncheck.worker.turns.decode import decode_turn  # noqa: E402
@@ -80,6 +81,8 @@ async def count_rows(database: Database, *tables: Any) -> int:
 async def main(count: int, rounds: int, batch: int) -> None:
     server = os.environ["TURNCHECK_TEST_DATABASE_URL"]
     items = checked_turns(count)
+    # As the worker does once it has started: what is loaded stays out of the collector's way.
+    freeze_heap()
     results = sum(len(item.results) for item in items)
     wall = dict.fromkeys(WAYS, float("inf"))
     cpu = dict.fromkeys(WAYS, float("inf"))
