@@ -18,6 +18,7 @@ from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnRes
 from turncheck.worker.store import ResultWriter, Store
 from turncheck.worker.store.rows import event_row
 from turncheck.worker.store.staging import copy_in, recorder
+from turncheck.worker.store.turn_writes import COPY_MIN_ROWS
 
 pytestmark = pytest.mark.postgres
 
@@ -42,12 +43,12 @@ def ref(turn_id: str, person: str | None = "p-1", hours: int = 0) -> TurnRef:
     return TurnRef.of(make_turn(turn_id, person_id=person, created_at=created_at))
 
 
-def batch() -> list[TurnResults]:
+def batch(count: int = 60) -> list[TurnResults]:
     """Turns of every shape a batch holds: passed, failed, errored and passed with more to
     say; spans, usage and answers; non-ASCII text and ids; no person; a turn twice; a
     shadow check's failure; judgements still to make; turns an hour apart; ids out of order."""
     turns = []
-    for n in range(60):
+    for n in range(count):
         # Ids whose order differs by collation ("T" < "a" < "t" by code point): rows take
         # their ids in the batch's order, whatever the database's collation.
         turn = ref(
@@ -110,12 +111,16 @@ async def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return rows
 
 
-async def store_both_ways(url: str, batches: list[list[TurnResults]]) -> list[Any]:
+async def store_both_ways(
+    url: str, batches: list[list[TurnResults]], copy_min_rows: int
+) -> list[Any]:
     """Each way, on an empty database: the batches in turn, then every table's rows."""
     found = []
     for copy in (False, True):
         store = await fresh_store(url)
-        writer = ResultWriter(store.database, events_topic="events", copy=copy)
+        writer = ResultWriter(
+            store.database, events_topic="events", copy=copy, copy_min_rows=copy_min_rows
+        )
         writer = writer.with_shadow(frozenset({("support-bot", "shadowed")}))
         try:
             reports = [
@@ -130,10 +135,10 @@ async def store_both_ways(url: str, batches: list[list[TurnResults]]) -> list[An
 
 async def test_copy_stores_what_the_statements_store_row_for_row(postgres_url: str) -> None:
     """A batch of every shape, then its redelivery with new check versions (the turns' next
-    parts): the same reports and, in every table, the same rows."""
+    parts), every table's rows by COPY: the same reports and, in every table, the same rows."""
     first = batch()
     by_statements, by_copy = await store_both_ways(
-        postgres_url, [first, again_with_new_versions(first)]
+        postgres_url, [first, again_with_new_versions(first)], copy_min_rows=1
     )
     assert by_copy == by_statements
     reports, rows = by_copy
@@ -144,9 +149,23 @@ async def test_copy_stores_what_the_statements_store_row_for_row(postgres_url: s
     assert len(rows["outbox"]) == 15 + 12 + 53
 
 
+async def test_copy_for_large_tables_only_stores_what_the_statements_store(
+    postgres_url: str,
+) -> None:
+    """With the default threshold, 400 turns: their passed results and full results go by
+    COPY, their 180 events (fewer than ``COPY_MIN_ROWS``) by statements; the redelivery's
+    by COPY. Mixed in one transaction, the rows are still the statements' own."""
+    first = batch(400)
+    by_statements, by_copy = await store_both_ways(
+        postgres_url, [first, again_with_new_versions(first)], copy_min_rows=COPY_MIN_ROWS
+    )
+    assert by_copy == by_statements
+    assert len(by_copy[1]["outbox"]) > COPY_MIN_ROWS > 180
+
+
 async def test_a_redelivered_batch_stores_nothing_twice(postgres_url: str) -> None:
     store = await fresh_store(postgres_url)
-    writer = ResultWriter(store.database, events_topic="events")
+    writer = ResultWriter(store.database, events_topic="events", copy_min_rows=1)
     try:
         assert writer.turns.copy
         first = await writer.save(batch(), FIXED_NOW)
@@ -170,7 +189,7 @@ async def test_a_nul_in_a_result_is_refused_as_the_statements_refuse_it(postgres
     refused = []
     for copy in (False, True):
         store = await fresh_store(postgres_url)
-        writer = ResultWriter(store.database, events_topic="events", copy=copy)
+        writer = ResultWriter(store.database, events_topic="events", copy=copy, copy_min_rows=1)
         try:
             with pytest.raises(DBAPIError) as raised:
                 await writer.save(items, FIXED_NOW)

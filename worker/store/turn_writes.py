@@ -91,6 +91,11 @@ PART_RECORD = recorder("passed_results")
 RESULT_RECORD = recorder("check_results")
 EVENT_RECORD = recorder("outbox")
 
+COPY_MIN_ROWS = 200
+"""Fewer rows of a table than this go in by statements: a COPY and its move cost more
+round trips, and measured slower for a few dozen passed results (0.84x at 30, 0.92x at
+100, even near 300; ``bench/README.md``); full results and events gain from about 100."""
+
 PART_ATTEMPTS = 3
 """Rounds of a write of next parts: with part 0 to wait on, the first stores them all."""
 
@@ -138,13 +143,19 @@ class TurnWriter:
         events_topic: str,
         shadow: frozenset[tuple[str, str]] = frozenset(),
         copy: bool = True,
+        copy_min_rows: int = COPY_MIN_ROWS,
     ) -> None:
         self.database = database
         self.events_topic = events_topic
         self.shadow = shadow
         """(agent, check name) of the shadow checks: their results get no event."""
         self.copy = copy and database.dialect == "postgresql"
-        """Rows go in by COPY through a staging table (``staging``); else by statements."""
+        """A table's rows go in by COPY through a staging table (``staging``) when they are
+        ``copy_min_rows`` or more; else by statements."""
+        self.copy_min_rows = copy_min_rows
+
+    def _by_copy(self, rows: int) -> bool:
+        return self.copy and rows >= self.copy_min_rows
 
     async def write(
         self, conn: AsyncConnection, writes: Sequence[TurnWrite], now: datetime
@@ -168,7 +179,7 @@ class TurnWriter:
             for r in results
             if r.verdict is not Verdict.PASSED and (turn.agent_id, r.check.name) not in shadow
         ]
-        if self.copy and not_passed:
+        if not_passed and self._by_copy(len(not_passed)):
             topic = self.events_topic
             events = (EVENT_RECORD(event_row(turn, r, topic, now)) for turn, r in not_passed)
             await copy_in(conn, "outbox", events, conflict="event_id")
@@ -191,7 +202,7 @@ class TurnWriter:
             .returning(passed_results.c.turn_id, passed_results.c.id)
         )
         written: dict[str, int] = {}
-        if self.copy:
+        if self._by_copy(len(parts)):
             records = (
                 PART_RECORD(passed_row(w.turn, w.compact, part, now, w.expires_at))
                 for w, part in parts
@@ -238,7 +249,7 @@ class TurnWriter:
             .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
             .returning(*(check_results.c[name] for name in RESULT_KEY))
         )
-        if self.copy and full:
+        if full and self._by_copy(len(full)):
             records = (
                 RESULT_RECORD(
                     result_row(w.turn, r, now, w.expires_at, (write_ids[w.turn.turn_id], position))
