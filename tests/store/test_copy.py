@@ -18,7 +18,7 @@ from turncheck.worker.pipeline.records import PendingJudgement, TurnRef, TurnRes
 from turncheck.worker.store import ResultWriter, Store
 from turncheck.worker.store.rows import event_row
 from turncheck.worker.store.staging import copy_in, recorder
-from turncheck.worker.store.turn_writes import COPY_MIN_ROWS
+from turncheck.worker.store.turn_writes import COPY_ALWAYS, COPY_FROM, CopyFrom
 
 pytestmark = pytest.mark.postgres
 
@@ -112,15 +112,13 @@ async def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def store_both_ways(
-    url: str, batches: list[list[TurnResults]], copy_min_rows: int
+    url: str, batches: list[list[TurnResults]], copy_from: CopyFrom
 ) -> list[Any]:
     """Each way, on an empty database: the batches in turn, then every table's rows."""
     found = []
     for copy in (False, True):
         store = await fresh_store(url)
-        writer = ResultWriter(
-            store.database, events_topic="events", copy=copy, copy_min_rows=copy_min_rows
-        )
+        writer = ResultWriter(store.database, events_topic="events", copy=copy, copy_from=copy_from)
         writer = writer.with_shadow(frozenset({("support-bot", "shadowed")}))
         try:
             reports = [
@@ -138,7 +136,7 @@ async def test_copy_stores_what_the_statements_store_row_for_row(postgres_url: s
     parts), every table's rows by COPY: the same reports and, in every table, the same rows."""
     first = batch()
     by_statements, by_copy = await store_both_ways(
-        postgres_url, [first, again_with_new_versions(first)], copy_min_rows=1
+        postgres_url, [first, again_with_new_versions(first)], copy_from=COPY_ALWAYS
     )
     assert by_copy == by_statements
     reports, rows = by_copy
@@ -152,20 +150,20 @@ async def test_copy_stores_what_the_statements_store_row_for_row(postgres_url: s
 async def test_copy_for_large_tables_only_stores_what_the_statements_store(
     postgres_url: str,
 ) -> None:
-    """With the default threshold, 400 turns: their passed results and full results go by
-    COPY, their 180 events (fewer than ``COPY_MIN_ROWS``) by statements; the redelivery's
-    by COPY. Mixed in one transaction, the rows are still the statements' own."""
+    """With the default thresholds, 400 turns: their full results and events go by COPY,
+    their passed results (fewer than ``COPY_FROM.passed_rows``) by statements, in one
+    transaction, and the rows are still the statements' own."""
+    assert COPY_FROM.passed_rows > 400 and COPY_FROM.event_rows < 180
     first = batch(400)
     by_statements, by_copy = await store_both_ways(
-        postgres_url, [first, again_with_new_versions(first)], copy_min_rows=COPY_MIN_ROWS
+        postgres_url, [first, again_with_new_versions(first)], copy_from=COPY_FROM
     )
     assert by_copy == by_statements
-    assert len(by_copy[1]["outbox"]) > COPY_MIN_ROWS > 180
 
 
 async def test_a_redelivered_batch_stores_nothing_twice(postgres_url: str) -> None:
     store = await fresh_store(postgres_url)
-    writer = ResultWriter(store.database, events_topic="events", copy_min_rows=1)
+    writer = ResultWriter(store.database, events_topic="events", copy_from=COPY_ALWAYS)
     try:
         assert writer.turns.copy
         first = await writer.save(batch(), FIXED_NOW)
@@ -189,7 +187,9 @@ async def test_a_nul_in_a_result_is_refused_as_the_statements_refuse_it(postgres
     refused = []
     for copy in (False, True):
         store = await fresh_store(postgres_url)
-        writer = ResultWriter(store.database, events_topic="events", copy=copy, copy_min_rows=1)
+        writer = ResultWriter(
+            store.database, events_topic="events", copy=copy, copy_from=COPY_ALWAYS
+        )
         try:
             with pytest.raises(DBAPIError) as raised:
                 await writer.save(items, FIXED_NOW)

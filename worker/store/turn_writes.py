@@ -91,10 +91,22 @@ PART_RECORD = recorder("passed_results")
 RESULT_RECORD = recorder("check_results")
 EVENT_RECORD = recorder("outbox")
 
-COPY_MIN_ROWS = 200
-"""Fewer rows of a table than this go in by statements: a COPY and its move cost more
-round trips, and measured slower for a few dozen passed results (0.84x at 30, 0.92x at
-100, even near 300; ``bench/README.md``); full results and events gain from about 100."""
+
+@dataclass(frozen=True, slots=True)
+class CopyFrom:
+    """From how many rows of a table in one write they go in by COPY, not statements: a
+    COPY and its move cost more round trips than one statement, and pay per row. Passed
+    results gain little per row (they go as one array per column otherwise), full
+    results and events much (a parameter per cell otherwise); ``bench/README.md``."""
+
+    passed_rows: int = 1000
+    full_rows: int = 100
+    event_rows: int = 100
+
+
+COPY_FROM = CopyFrom()
+COPY_ALWAYS = CopyFrom(1, 1, 1)
+"""Every table's rows by COPY, however few (the tests of the COPY path)."""
 
 PART_ATTEMPTS = 3
 """Rounds of a write of next parts: with part 0 to wait on, the first stores them all."""
@@ -143,7 +155,7 @@ class TurnWriter:
         events_topic: str,
         shadow: frozenset[tuple[str, str]] = frozenset(),
         copy: bool = True,
-        copy_min_rows: int = COPY_MIN_ROWS,
+        copy_from: CopyFrom = COPY_FROM,
     ) -> None:
         self.database = database
         self.events_topic = events_topic
@@ -151,11 +163,8 @@ class TurnWriter:
         """(agent, check name) of the shadow checks: their results get no event."""
         self.copy = copy and database.dialect == "postgresql"
         """A table's rows go in by COPY through a staging table (``staging``) when they are
-        ``copy_min_rows`` or more; else by statements."""
-        self.copy_min_rows = copy_min_rows
-
-    def _by_copy(self, rows: int) -> bool:
-        return self.copy and rows >= self.copy_min_rows
+        as many as ``copy_from`` says; else by statements."""
+        self.copy_from = copy_from
 
     async def write(
         self, conn: AsyncConnection, writes: Sequence[TurnWrite], now: datetime
@@ -179,7 +188,7 @@ class TurnWriter:
             for r in results
             if r.verdict is not Verdict.PASSED and (turn.agent_id, r.check.name) not in shadow
         ]
-        if not_passed and self._by_copy(len(not_passed)):
+        if self.copy and len(not_passed) >= max(1, self.copy_from.event_rows):
             topic = self.events_topic
             events = (EVENT_RECORD(event_row(turn, r, topic, now)) for turn, r in not_passed)
             await copy_in(conn, "outbox", events, conflict="event_id")
@@ -202,7 +211,7 @@ class TurnWriter:
             .returning(passed_results.c.turn_id, passed_results.c.id)
         )
         written: dict[str, int] = {}
-        if self._by_copy(len(parts)):
+        if self.copy and len(parts) >= max(1, self.copy_from.passed_rows):
             records = (
                 PART_RECORD(passed_row(w.turn, w.compact, part, now, w.expires_at))
                 for w, part in parts
@@ -249,7 +258,7 @@ class TurnWriter:
             .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
             .returning(*(check_results.c[name] for name in RESULT_KEY))
         )
-        if full and self._by_copy(len(full)):
+        if self.copy and len(full) >= max(1, self.copy_from.full_rows):
             records = (
                 RESULT_RECORD(
                     result_row(w.turn, r, now, w.expires_at, (write_ids[w.turn.turn_id], position))
