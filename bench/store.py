@@ -8,8 +8,11 @@ database of its own at head on the server of ``TURNCHECK_TEST_DATABASE_URL``. Ro
 alternate the two (fresh turn ids every round) and each is timed best of ROUNDS, by
 wall time and by the bench process's CPU time: the worker's store step runs on its event
 loop beside the checks, so its CPU is what it takes from them. The ratios are the
-figures that survive a noisy machine. Two last rounds store the same batches again (a
-redelivery: nothing new) both ways, best of two.
+figures that survive a noisy machine. Six last rounds store the same batches again (a
+redelivery: nothing new) both ways, best of six. "copy" is the writer as the worker has
+it: COPY for a table's rows only from ``CopyFrom``'s counts. Then a sweep of batch sizes
+(50 to 2000 turns) times statements, that writer and COPY for every table however few
+its rows, alternated: where COPY starts to pay.
 
 Needs `eval "$(bash scripts/services.sh env)"`.
 Run: python bench/store.py [TURNS] [ROUNDS] [BATCH]
@@ -38,11 +41,15 @@ from turncheck.worker.clock import utc_now  # noqa: E402
 from turncheck.worker.pipeline.evaluate import evaluate  # noqa: E402
 from turncheck.worker.pipeline.records import TurnRef, TurnResults  # noqa: E402
 from turncheck.worker.runtime.heap import freeze_heap  # noqa: E402
-from turncheck.worker.store import Database, ResultWriter  # noqa: E402
+from turncheck.worker.store import Database, ResultWriter, Store  # noqa: E402
 from turncheck.worker.store.tables import check_results, outbox, passed_results  # noqa: E402
+from turncheck.worker.store.turn_writes import COPY_ALWAYS  # noqa: E402
 from turncheck.worker.turns.decode import decode_turn  # noqa: E402
 
 WAYS = ("statements", "copy")
+REDELIVERIES = 6
+SIZES = (50, 200, 500, 1000, 2000)
+"""Batch sizes of the sweep: where COPY starts to pay (``CopyFrom``)."""
 
 
 def checked_turns(count: int) -> list[TurnResults]:
@@ -108,13 +115,14 @@ async def main(count: int, rounds: int, batch: int) -> None:
                     seconds, cpu_seconds = await timed(writers[way], renamed_items, batch)
                     wall[way] = min(wall[way], seconds)
                     cpu[way] = min(cpu[way], cpu_seconds)
-            for round_no in range(2):
+            for round_no in range(REDELIVERIES):
                 for way in WAYS if round_no % 2 == 0 else WAYS[::-1]:
                     seconds, _ = await timed(writers[way], renamed(items, 0), batch)
                     again[way] = min(again[way], seconds)
             for way in WAYS:
                 tables = (passed_results, check_results, outbox)
                 rows[way] = await count_rows(stores[way].database, *tables) / rounds
+            sweep = await sizes_swept(items, stores)
         finally:
             for store in stores.values():
                 await store.close()
@@ -133,6 +141,42 @@ async def main(count: int, rounds: int, batch: int) -> None:
         f"CPU a turn {cpu['copy'] / cpu['statements']:.2f}x, "
         f"redelivered {again['statements'] / again['copy']:.2f}x"
     )
+    print("batch size sweep, us a turn (best of several, alternated); speed against statements")
+    for size, best in sweep.items():
+        print(
+            f"{size:6} turns: "
+            + "  ".join(f"{way} {seconds / size * 1e6:6.1f}" for way, seconds in best.items())
+            + "  "
+            + "  ".join(
+                f"{way} {best['statements'] / seconds:.2f}x"
+                for way, seconds in best.items()
+                if way != "statements"
+            )
+        )
+
+
+async def sizes_swept(
+    items: list[TurnResults], stores: dict[str, Store]
+) -> dict[int, dict[str, float]]:
+    """Seconds per batch of each size, best of several: by statements, by COPY where the
+    writer's thresholds say, and by COPY for every table however few its rows."""
+    writers = {
+        "statements": ResultWriter(stores["statements"].database, events_topic="e", copy=False),
+        "copy": ResultWriter(stores["copy"].database, events_topic="e"),
+        "copy always": ResultWriter(
+            stores["copy"].database, events_topic="e", copy_from=COPY_ALWAYS
+        ),
+    }
+    swept = {}
+    batches = iter(range(1000, 10**6))
+    for size in SIZES:
+        best = dict.fromkeys(writers, float("inf"))
+        for repeat in range(max(4, 8000 // size)):
+            for way in list(writers) if repeat % 2 == 0 else list(writers)[::-1]:
+                seconds, _ = await timed(writers[way], renamed(items[:size], next(batches)), size)
+                best[way] = min(best[way], seconds)
+        swept[size] = best
+    return swept
 
 
 if __name__ == "__main__":

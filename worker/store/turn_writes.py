@@ -26,6 +26,10 @@ taken next, up to ``PART_ATTEMPTS`` times; then the write raises ``TurnContended
 is rolled back whole and tried again like an outage, so a result is never dropped.
 Claims and part 0 locks are taken in turn id order, so two replicas storing the same
 turns never deadlock. SQLite lets one transaction write at a time and needs no lock.
+
+On PostgreSQL a table's rows go in by COPY through a staging table (``staging``) when a
+write has enough of them (``CopyFrom``), by statements otherwise and on SQLite: the
+same rows, in the same order, with the same ``ON CONFLICT`` and ``RETURNING``.
 """
 
 from __future__ import annotations
