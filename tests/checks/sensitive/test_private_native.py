@@ -299,10 +299,9 @@ def test_private_values_runs_on_the_extension_when_it_is_installed() -> None:
 
 def test_a_build_of_another_api_is_left_unused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stale wheel is not called with arguments it does not know: the pure path runs."""
-    import turncheck_native
-
     from turncheck.worker.checks.sensitive import native
 
+    turncheck_native = native.extension()
     assert native._load() is not None
     monkeypatch.setattr(turncheck_native, "API", native.API + 1)
     assert native._load() is None
