@@ -1,7 +1,8 @@
 """The native extension finds exactly what the pure-Python reference finds in private_values.
 
-Locally these tests skip when ``turncheck_native`` is not installed (``pip install ./native``
-builds it; it needs cargo); under CI (``CI`` set) they fail, so a green CI ran the extension.
+Locally these tests skip when ``turncheck_native`` is not built (installing turncheck
+builds it when cargo >= 1.85 is on the path); under CI (``CI`` set) they fail, so a green
+CI ran the extension.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ WORDS = [
 @pytest.fixture(autouse=True)
 def _native_installed() -> None:
     if NATIVE is None:
-        missing("turncheck_native is not installed: `pip install ./native` builds it (needs cargo)")
+        missing("turncheck_native is not built: `pip install -e .` builds it (needs cargo)")
 
 
 def digest(salt: str, value: str) -> str:
