@@ -8,7 +8,11 @@ round runs every command once) so a busy machine disturbs all of them alike; the
 figure is the median of the rounds. Exit codes are not the point (a read command
 finding nothing exits 1).
 
-Run: python bench/startup.py [--rounds 9]
+``--other PYTHON`` times another install's commands in the same rounds (the Python
+of a virtualenv holding another checkout, e.g. main before a change), each in a
+scratch folder of its own, with its ratio to this one's.
+
+Run: python bench/startup.py [--rounds 9] [--other ../before/.venv/bin/python]
 """
 
 from __future__ import annotations
@@ -43,32 +47,49 @@ def run(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def commands_of(python: str) -> dict[str, list[str]]:
+    turncheck = shutil.which("turncheck", path=str(Path(python).parent))
+    if turncheck is None:
+        sys.exit(f"turncheck is not installed beside {python}: pip install -e .")
+    return {
+        name: [turncheck, *argv[1:]] if argv[0] == "turncheck" else [python, *argv[1:]]
+        for name, argv in COMMANDS.items()
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--other", help="another install's Python, timed in the same rounds")
     args = parser.parse_args()
-    turncheck = shutil.which("turncheck", path=str(Path(sys.executable).parent))
-    if turncheck is None:
-        sys.exit("turncheck is not installed beside this Python: pip install -e .")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TURNCHECK_")}
-    commands = {
-        name: [turncheck, *argv[1:]] if argv[0] == "turncheck" else argv
-        for name, argv in COMMANDS.items()
-    }
+    installs = {"this": commands_of(sys.executable)}
+    if args.other:
+        installs["other"] = commands_of(args.other)
+    times = {(i, name): [] for i, commands in installs.items() for name in commands}
     with tempfile.TemporaryDirectory() as scratch:
-        cwd = Path(scratch)
-        for argv in commands.values():  # makes the store; compiles what is imported
-            run(argv, cwd, env)
-        times: dict[str, list[float]] = {name: [] for name in commands}
+        folders = {i: Path(scratch) / i for i in installs}
+        for install, commands in installs.items():
+            folders[install].mkdir()
+            for argv in commands.values():  # makes the store; compiles what is imported
+                run(argv, folders[install], env)
         for _ in range(args.rounds):
-            for name, argv in commands.items():
-                times[name].append(run(argv, cwd, env))
-    bare = statistics.median(times["python -c pass"])
+            for (install, name), runs in times.items():
+                runs.append(run(installs[install][name], folders[install], env))
+    medians = {key: statistics.median(runs) for key, runs in times.items()}
+    bare = medians["this", "python -c pass"]
     print(f"median of {args.rounds} runs, each a fresh process\n")
-    print("| command | median | / python -c pass |\n|---|---:|---:|")
-    for name, runs in times.items():
-        median = statistics.median(runs)
-        print(f"| `{name}` | {median * 1000:.0f} ms | {median / bare:.1f}x |")
+    head = "| command | median | / python -c pass |"
+    if args.other:
+        head += " other install | / python -c pass | other / this |"
+    print(head + "\n|---|" + "---:|" * (head.count("|") - 2))
+    for name in COMMANDS:
+        median = medians["this", name]
+        row = f"| `{name}` | {median * 1000:.0f} ms | {median / bare:.1f}x |"
+        if args.other:
+            other = medians["other", name]
+            row += f" {other * 1000:.0f} ms | {other / bare:.1f}x | {other / median:.1f}x |"
+        print(row)
 
 
 if __name__ == "__main__":
