@@ -79,3 +79,20 @@ def test_the_help_line_of_each_command_is_its_own(name: str) -> None:
     assert command.help is not None
     first = inspect.cleandoc(command.help).split("\n\n")[0]
     assert " ".join(first.split()) == COMMANDS[name].help
+
+
+def test_a_mistyped_command_is_answered_with_the_one_meant(tmp_path: Path) -> None:
+    """Commands loaded on demand are still all known by name, for a typo's suggestion."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("TURNCHECK_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "turncheck.worker", "pas-rates"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        env=clean,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines()[-1] == (
+        "Error: No such command 'pas-rates'. Did you mean 'pass-rates'?"
+    )

@@ -11,8 +11,9 @@ list of commands below carries each one's help line for ``turncheck --help``;
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.main
@@ -117,19 +118,46 @@ def _no_options() -> None:
     """A group's callback: ``load`` needs a group, never run."""
 
 
+class Loaded(MutableMapping[str, "Command"]):
+    """The group's commands by name: every name of ``COMMANDS`` is there (a typo is
+    matched against them), each command is loaded when first looked up."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Command] = {}
+
+    def __getitem__(self, name: str) -> Command:
+        if name not in self._loaded:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self._loaded[name] = load(name)
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("the commands of turncheck are fixed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in COMMANDS
+
+
 class Commands(TyperGroup):
     """The top-level group: lists ``COMMANDS`` and loads only the one that runs. Its
     help lists their help lines from ``COMMANDS``, so ``--help`` imports none of them."""
 
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = Loaded()
+
     def list_commands(self, ctx: Context) -> list[str]:
         return list(COMMANDS)
-
-    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
-        if cmd_name not in COMMANDS:
-            return None
-        if cmd_name not in self.commands:
-            self.commands[cmd_name] = load(cmd_name)
-        return self.commands[cmd_name]
 
     def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         # A stand-in per command, shortened to the width as the command itself would be.
