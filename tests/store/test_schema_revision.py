@@ -8,7 +8,7 @@ from alembic import command
 from alembic.script import ScriptDirectory
 
 from turncheck.worker.store.migrate import alembic_config, migrate
-from turncheck.worker.store.schema_revision import at_head, head, stored
+from turncheck.worker.store.schema_revision import at_head, embedded_at_head, head, stored
 
 
 def test_the_head_is_the_one_alembic_upgrades_to(tmp_path: Path) -> None:
@@ -23,9 +23,9 @@ def test_a_migrated_store_is_at_head_and_an_older_one_is_not(tmp_path: Path) -> 
     url = f"sqlite+aiosqlite:///{path}"
     migrate(url)
     assert stored(str(path)) == head()
-    assert at_head(str(path))
+    assert at_head(str(path)) and embedded_at_head(url)
     command.stamp(alembic_config(url), "0011")
-    assert not at_head(str(path))
+    assert not at_head(str(path)) and not embedded_at_head(url)
 
 
 def test_a_missing_or_foreign_file_is_not_at_head_and_is_left_alone(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class CommandEntry:
     """Where a command lives: a function (one command) or a ``typer.Typer`` (a group)."""
 
     module: str
@@ -36,62 +36,64 @@ class Entry:
 
 
 _CLI = "turncheck.worker.cli"
-COMMANDS: dict[str, Entry] = {
-    "migrate": Entry(f"{_CLI}.work", "migrate", "Create or upgrade the database schema."),
-    "run": Entry(
+COMMANDS: dict[str, CommandEntry] = {
+    "migrate": CommandEntry(f"{_CLI}.work", "migrate", "Create or upgrade the database schema."),
+    "run": CommandEntry(
         f"{_CLI}.work", "run", "Run the worker on Kafka, or on the turns file without it."
     ),
-    "replay": Entry(
+    "replay": CommandEntry(
         f"{_CLI}.work", "replay", "Process a file of turns into the store, as the consumer would."
     ),
-    "check": Entry(
+    "check": CommandEntry(
         f"{_CLI}.work", "check", "Print the results of turns read on stdin; store nothing."
     ),
-    "results": Entry(
+    "results": CommandEntry(
         f"{_CLI}.read", "results", "Show the stored results of one turn (exit 1 when it has none)."
     ),
-    "pass-rates": Entry(
+    "pass-rates": CommandEntry(
         f"{_CLI}.read",
         "pass_rates",
         "Show each check's pass rate and its counts, and its precision against its labels.",
     ),
-    "failures": Entry(
+    "failures": CommandEntry(
         f"{_CLI}.read",
         "failures",
         "List a check's results that did not pass (failed or errored), newest turn first.",
     ),
-    "label": Entry(
+    "label": CommandEntry(
         f"{_CLI}.labels",
         "label",
         "Label the newest stored result of a check on a turn a false alarm or confirmed.",
     ),
-    "purge": Entry(
+    "purge": CommandEntry(
         f"{_CLI}.retention",
         "purge",
         "Delete expired results with their labels, pending judgements, and sent events past "
         "their keep.",
     ),
-    "erase": Entry(
+    "erase": CommandEntry(
         f"{_CLI}.retention",
         "erase",
         "Delete a person's results, their labels, pending judgements and unsent events, and "
         "keep their turns out from now on (the ledger keeps a keyed hash, never the id).",
     ),
-    "serve": Entry(
+    "serve": CommandEntry(
         f"{_CLI}.serve",
         "serve",
         "Serve the HTTP API on TURNCHECK_API_HOST:TURNCHECK_API_PORT until SIGTERM or SIGINT.",
     ),
-    "alerts": Entry("turncheck.alerts.cli", "app", "Daily alerts when a check's pass rate drops."),
-    "webhooks": Entry(
+    "alerts": CommandEntry(
+        "turncheck.alerts.cli", "app", "Daily alerts when a check's pass rate drops."
+    ),
+    "webhooks": CommandEntry(
         "turncheck.worker.webhooks.cli",
         "app",
         "Webhooks for response.check_failed: delivery state per endpoint.",
     ),
-    "backtest": Entry(
+    "backtest": CommandEntry(
         f"{_CLI}.backtest", "app", "Try a draft check file on past turns and report; store nothing."
     ),
-    "labels": Entry(f"{_CLI}.labels", "app", "Labels of stored results."),
+    "labels": CommandEntry(f"{_CLI}.labels", "app", "Labels of stored results."),
 }
 
 
@@ -118,7 +120,7 @@ def _no_options() -> None:
     """A group's callback: ``load`` needs a group, never run."""
 
 
-class Loaded(MutableMapping[str, "Command"]):
+class LazyCommands(MutableMapping[str, "Command"]):
     """The group's commands by name: every name of ``COMMANDS`` is there (a typo is
     matched against them), each command is loaded when first looked up."""
 
@@ -154,7 +156,7 @@ class Commands(TyperGroup):
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        self.commands = Loaded()
+        self.commands = LazyCommands()
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(COMMANDS)

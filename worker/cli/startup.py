@@ -14,14 +14,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
-from sqlalchemy import make_url
-
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.runtime.logs import configure_logging, level_of
 from turncheck.worker.settings import Settings, load_settings
 from turncheck.worker.store import Store
 from turncheck.worker.store.probe import database_errors, probe_database
-from turncheck.worker.store.schema_revision import at_head
+from turncheck.worker.store.schema_revision import embedded_at_head
 
 # Imported by the step that needs them: the broker's client (aiokafka), Alembic and the
 # erasure ledger cost a read command a third of a second it mostly does not spend on them.
@@ -113,5 +111,5 @@ def erasures_held(settings: Settings) -> None:
 def embedded_schema(settings: Settings) -> None:
     """The embedded SQLite store sets itself up (a store already at the newest schema is
     left as it is, without starting Alembic); a server database is migrated on purpose."""
-    if settings.embedded and not at_head(make_url(settings.database_url).database or ""):
+    if settings.embedded and not embedded_at_head(settings.database_url):
         migrate(settings)

@@ -65,3 +65,10 @@ def at_head(path: str) -> bool:
     """True when the SQLite file at ``path`` needs no migration."""
     newest = head()
     return newest is not None and stored(path) == newest
+
+
+def embedded_at_head(database_url: str) -> bool:
+    """``at_head`` for the embedded store's URL (``sqlite+aiosqlite:///FILE``)."""
+    from sqlalchemy import make_url  # the one SQLAlchemy piece a read needs here
+
+    return at_head(make_url(database_url).database or "")
