@@ -23,7 +23,7 @@ from turncheck.worker.checks.gates.engine import HyperscanEngine, PythonEngine, 
 from turncheck.worker.checks.gates.literals import pattern_gate, phrase_gates
 from turncheck.worker.checks.textmap import fold
 
-DETECTOR_NAMES = ("phone", "iban")
+DETECTOR_NAMES = ("phone", "iban", "bank_account")
 
 
 def _every_atom() -> list[Atom]:

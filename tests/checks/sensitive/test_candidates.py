@@ -20,7 +20,7 @@ from turncheck.worker.checks.sensitive.candidates import matches
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.textmap import normalize
 
-SEEDED = ("phone", "iban")
+SEEDED = ("phone", "iban", "bank_account")
 CTX = DetectorContext()
 
 
@@ -40,6 +40,9 @@ def _texts() -> tuple[str, ...]:
     # A number right at either end of the text, and framed by what the lookarounds read.
     texts += ["+44 20 7946 0958", "DE89 3704 0044 0532 0130 00", "call 555-010-2030"]
     texts += ["x+1 202 555 0143", "tel. 1-800-FLOWERS.", "1-800-FLOWERS"]
+    # Account numbers whose run starts long before or ends long after the account word.
+    texts += ["Savings " + "AB " * 30 + "12345678 90", "X-12 " * 30 + "acct 4839201745"]
+    texts += ["checking" + " and so on" * 8 + " 4839201745 is the account", "A/C 12 34 56 78"]
     return tuple(normalize(t, Budget.unlimited()).text for t in texts)
 
 

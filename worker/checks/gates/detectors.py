@@ -147,6 +147,7 @@ _SEEDS: dict[str, dict[str, tuple[Seed, ...]]] = {
         "iban": iban.SEEDS,
     },
     "iban": {"iban": iban.SEEDS},
+    "bank_account": {"bank.needles": bank.NEEDLE_SEEDS},
 }
 
 

@@ -41,6 +41,8 @@ import regex
 from stdnum import iban
 
 from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.gates.engine import Seed
 from turncheck.worker.checks.sensitive.cards import is_card_number
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
@@ -130,6 +132,19 @@ NOT_ROUTING_WORDS = Keywords(
 )
 
 
+# Where an account word's needle stands, in any case (``candidates``): a number is read
+# only near one. ``_RESYNC``: a character no number holds, where a scan from the left
+# and one started there are in step.
+NEEDLE_SEEDS = tuple(
+    Seed.of("".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in needle))
+    for needle in ACCOUNT_WORDS.needles
+)
+_RESYNC = regex.compile(r"[^0-9A-Z \-]", regex.REVERSE)
+# A number that a needle counts for ends past 40 characters before it and starts at
+# most 60 after it (``_needle_near``'s widest windows).
+_NEEDLE_BEFORE, _NEEDLE_AFTER = 40, 60
+
+
 def aba_valid(digits: str) -> bool:
     """Whether nine digits are a plausible ABA routing number (range and 3-7-1 checksum)."""
     if int(digits[:2]) not in _FED_RANGES:
@@ -203,10 +218,13 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
     """Spans of bank account numbers labelled as such; see the module docstring."""
     if text.isascii() and not _number_near_needle(text):
         return
+    needles = None
+    if ctx.candidates is not None and text.isascii():  # offsets of ``_needle_near``'s folding
+        needles = ctx.candidates.get("bank.needles")
     # Keyword spans are found once, at the first candidate that needs them.
     labels: list[tuple[int, int]] | None = None
     routing_labels: list[tuple[int, int]] | None = None
-    for match in scan.finditer(_ACCOUNT, text, ctx.budget):
+    for match in _numbers(text, ctx.budget, needles):
         ctx.budget.check()
         start, end = _with_bank_code(text, *match.span())
         run = text[start:end]
@@ -234,6 +252,42 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
                 continue
         if label_is(text, start, end, ACCOUNT_WORDS, OTHER_WORDS, before, after):
             yield start, end
+
+
+def _numbers(
+    text: str, budget: Budget, needles: tuple[int, ...] | None
+) -> Iterator[regex.Match[str]]:
+    """``_ACCOUNT``'s matches over the whole text; with ``needles`` (where a needle starts,
+    ascending), only those near one, found by scanning from a point before each stretch
+    where no number can be under way (``_RESYNC``): the whole-text scan's matches there."""
+    if needles is None:
+        yield from scan.finditer(_ACCOUNT, text, budget)
+        return
+    done = 0  # the end of the last match given
+    for lo, hi in _stretches(needles):
+        lo = max(lo, done)
+        resync = _RESYNC.search(text, 0, lo) if lo > 0 else None
+        pos = 0 if resync is None else resync.end()
+        for match in scan.finditer(_ACCOUNT, text, budget, pos):
+            if match.start() > hi:
+                break
+            if match.start() >= done:
+                done = match.end()
+                yield match
+
+
+def _stretches(needles: tuple[int, ...]) -> Iterator[tuple[int, int]]:
+    """Where the numbers near ``needles`` start or end, as merged ``(lo, hi)`` stretches."""
+    lo = hi = -1
+    for at in needles:
+        if hi >= 0 and at - _NEEDLE_BEFORE <= hi:
+            hi = at + _NEEDLE_AFTER
+            continue
+        if hi >= 0:
+            yield lo, hi
+        lo, hi = max(0, at - _NEEDLE_BEFORE), at + _NEEDLE_AFTER
+    if hi >= 0:
+        yield lo, hi
 
 
 def _needle_near(text: str, lo: int, hi: int) -> bool:
