@@ -77,7 +77,7 @@ def test_candidates_are_none_where_the_gate_text_moves_offsets() -> None:
     assert gates.read("Straße 555-010-2030")[1] is None
     _, candidates = gates.read("555-010-2030 or DE89 3704")
     assert candidates is not None
-    assert candidates["phone.run"][0] == 0 and 16 in candidates["iban"]
+    assert candidates["phone.runs"][0] == 0 and 16 in candidates["iban"]
 
 
 def test_a_seed_has_one_length_and_no_negated_class() -> None:

@@ -141,9 +141,8 @@ def detector_gates(internal_domains: tuple[str, ...]) -> dict[str, Gate]:
 # ``phone`` reads IBANs too, to leave their digits alone.
 _SEEDS: dict[str, dict[str, tuple[Seed, ...]]] = {
     "phone": {
-        "phone.run": phone.RUN_SEEDS,
+        "phone.runs": phone_labels.DIGIT_RUN_SEEDS,
         "phone.toll_free": phone.TOLL_FREE_SEEDS,
-        "phone.labelled": phone_labels.DIGIT_RUN_SEEDS,
         "iban": iban.SEEDS,
     },
     "iban": {"iban": iban.SEEDS},

@@ -57,7 +57,8 @@ _LABELLED = regex.compile(
 _DIGITS = (7, 15)
 # Where a labelled number may be: seven characters of digits and separators or more.
 _DIGIT_RUN = regex.compile(r"[0-9][0-9 ().,\-]{6,}")
-# Where a run starts: its first seven characters (``candidates``).
+# Where a run starts: its first seven characters (``candidates``). ``phone``'s own runs,
+# eight characters of a narrower class, start at these too.
 DIGIT_RUN_SEEDS = (Seed.of(r"[0-9][0-9 ().,\-]{6}"),)
 # Never a phone number, whatever the label says.
 _DATE = re.compile(r"\(?[0-9]{1,2}\)?[ .\-][0-9]{1,2}[ .\-](?:19|20)[0-9]{2}(?![0-9])")
