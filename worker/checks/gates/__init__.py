@@ -146,9 +146,12 @@ class Gates:
             return names, None
         candidates: dict[str, tuple[int, ...]] = {}
         for name, indices in self._seeds:
+            if len(indices) == 1:
+                found_at: Sequence[int] = starts[indices[0]]
+            else:
+                found_at = sorted({at for i in indices for at in starts[i]})
             # The framing space before the text shifts every offset by one.
-            found_at = {at - 1 for i in indices for at in starts[i] if at}
-            candidates[name] = tuple(sorted(found_at))
+            candidates[name] = tuple(at - 1 for at in found_at if at) if found_at else ()
         return names, candidates
 
 

@@ -209,21 +209,19 @@ class HyperscanEngine:
 
     def read(self, text: str) -> tuple[frozenset[int], Starts]:
         found: set[int] = set()
-        ends: list[list[int]] = [[] for _ in self._lengths]
+        starts: list[list[int]] = [[] for _ in self._lengths]
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = self._hs.Scratch(self._database)
         self._database.scan(
             text.encode("ascii"),
             match_event_handler=_on_read,
-            context=(found, ends, self._atoms),
+            context=(found, starts, self._atoms, self._lengths),
             scratch=scratch,
         )
-        starts = tuple(
-            tuple(sorted({end - length for end in seed_ends}))
-            for seed_ends, length in zip(ends, self._lengths, strict=True)
-        )
-        return frozenset(found), starts
+        # Hyperscan reports a pattern's matches by ascending end, each end once; sorted
+        # all the same (cheap on a sorted list), so nothing rests on that.
+        return frozenset(found), tuple(tuple(sorted(s)) if s else () for s in starts)
 
 
 def _on_match(atom: int, start: int, end: int, flags: int, found: Any) -> None:
@@ -231,11 +229,12 @@ def _on_match(atom: int, start: int, end: int, flags: int, found: Any) -> None:
 
 
 def _on_read(pattern: int, start: int, end: int, flags: int, context: Any) -> None:
-    found, ends, atoms = context
+    found, starts, atoms, lengths = context
     if pattern < atoms:
         found.add(pattern)
     else:
-        ends[pattern - atoms].append(end)
+        seed = pattern - atoms
+        starts[seed].append(end - lengths[seed])
 
 
 ENGINES = ("hyperscan", "python")
