@@ -43,6 +43,11 @@ def _texts() -> tuple[str, ...]:
     # Account numbers whose run starts long before or ends long after the account word.
     texts += ["Savings " + "AB " * 30 + "12345678 90", "X-12 " * 30 + "acct 4839201745"]
     texts += ["checking" + " and so on" * 8 + " 4839201745 is the account", "A/C 12 34 56 78"]
+    # Account words far apart in a text of capitals, digits and spaces, which no number
+    # is cut at: each stretch's scan must pick up where the last one stopped.
+    texts += [("ACC" + " 12" * 60) * 20, ("ACC" + " X" * 60 + " 4839201745") * 20]
+    # An account word as far after or before its number as a label may stand.
+    texts += ["48392017;" + " " * 34 + "acct", "acct" + " " * 56 + "48392017"]
     return tuple(normalize(t, Budget.unlimited()).text for t in texts)
 
 

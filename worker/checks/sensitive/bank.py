@@ -258,22 +258,32 @@ def _numbers(
     text: str, budget: Budget, needles: tuple[int, ...] | None
 ) -> Iterator[regex.Match[str]]:
     """``_ACCOUNT``'s matches over the whole text; with ``needles`` (where a needle starts,
-    ascending), only those near one, found by scanning from a point before each stretch
-    where no number can be under way (``_RESYNC``): the whole-text scan's matches there."""
+    ascending), only those near one. One scan goes forward through the stretches near
+    needles; where a character no number holds (``_RESYNC``) stands between what it has
+    read and the next stretch, a scan started after that character is in step with the
+    whole text's, and takes over: the text between is never read."""
     if needles is None:
         yield from scan.finditer(_ACCOUNT, text, budget)
         return
-    done = 0  # the end of the last match given
+    found: Iterator[regex.Match[str]] | None = None
+    ahead: regex.Match[str] | None = None  # found past the last stretch, not given yet
+    read_to = 0  # the end of the last match found
     for lo, hi in _stretches(needles):
-        lo = max(lo, done)
-        resync = _RESYNC.search(text, 0, lo) if lo > 0 else None
-        pos = 0 if resync is None else resync.end()
-        for match in scan.finditer(_ACCOUNT, text, budget, pos):
+        resync = _RESYNC.search(text, read_to, lo) if lo > read_to else None
+        if found is None or resync is not None:
+            # ``ahead``, if any, ends before the stretch: no needle there counts for it.
+            found = scan.finditer(_ACCOUNT, text, budget, 0 if resync is None else resync.end())
+            ahead = None
+        while True:
+            match = ahead if ahead is not None else next(found, None)
+            ahead = None
+            if match is None:
+                return
+            read_to = match.end()
             if match.start() > hi:
+                ahead = match
                 break
-            if match.start() >= done:
-                done = match.end()
-                yield match
+            yield match
 
 
 def _stretches(needles: tuple[int, ...]) -> Iterator[tuple[int, int]]:

@@ -63,7 +63,7 @@ _GROUP = regex.compile(r"[0-9A-Za-z]++")
 # Where a candidate starts: the country code, the check digits and the zero to five
 # separator characters between them, one seed per count (a seed has one length).
 SEEDS = tuple(
-    Seed.of("[A-Za-z]{2}" + "[ \t\\-/.]" * separators + "[0-9]{2}") for separators in range(6)
+    Seed.of("[A-Za-z]{2}" + r"[ \t\-/.]" * separators + "[0-9]{2}") for separators in range(6)
 )
 
 # Where a candidate can start: a country code and check digits not glued to a
