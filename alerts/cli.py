@@ -7,28 +7,25 @@ import json
 import sys
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from turncheck.alerts.delivery import RoundReport
-from turncheck.alerts.notice import Notice
-from turncheck.alerts.setup import (
-    SETTINGS_OF,
-    alert_setup,
-    build_alerter,
-    preview_alerter,
-    templates,
-)
-from turncheck.worker.checks import load_checks
 from turncheck.worker.cli import exits, startup
 from turncheck.worker.clock import utc_now
 from turncheck.worker.errors import ConfigurationError
 from turncheck.worker.store import Store
 from turncheck.worker.store.alerts import AlertStore, HistoryRow
 from turncheck.worker.store.rollouts import Dated
+
+if TYPE_CHECKING:
+    from turncheck.alerts.delivery import RoundReport
+    from turncheck.alerts.notice import Notice
+
+# The alerter, its channels (Slack, mail) and the checks are imported by the commands that
+# send or render: `alerts history` only reads the store, and they cost it a second.
 
 app = typer.Typer(
     help="Daily alerts when a check's pass rate drops.", no_args_is_help=True, rich_markup_mode=None
@@ -45,6 +42,9 @@ def run_once(
     An alert already raised today is not sent again: it is counted as suppressed. The
     daily digest is left to the schedule of `turncheck run`.
     """
+    from turncheck.alerts.setup import SETTINGS_OF, alert_setup, build_alerter
+    from turncheck.worker.checks import load_checks
+
     settings = startup.settings()
     setup = alert_setup(settings, load_checks(settings.checks))
     if setup is None:
@@ -90,6 +90,9 @@ def preview(
     """Render a check's alert, or the digest, as it would be sent now; send nothing and
     store nothing. For a check, standard error says whether an alert would be raised, in
     the words of the message."""
+    from turncheck.alerts.setup import preview_alerter, templates
+    from turncheck.worker.checks import load_checks
+
     settings = startup.settings()
     if (check is not None) == digest:
         raise ConfigurationError("alerts preview needs --check NAME or --digest, not both")

@@ -9,7 +9,8 @@ Cases: the answers of ``bench/rules.py``'s turns (same seed, same text) with the
 one private value; the same answers with four salts, each with a case-folded digest;
 pasted documents of about 100 KB (several windows).
 
-Needs the extension: ``pip install ./native``. Run: python bench/private_values.py [--turns 2000]
+Needs the extension: install turncheck with cargo >= 1.85 on the path.
+Run: python bench/private_values.py [--turns 2000]
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2_000)
     args = parser.parse_args()
     if NATIVE is None:
-        sys.exit("turncheck_native is not installed: pip install ./native")
+        sys.exit("turncheck_native is not built: pip install -e . with cargo >= 1.85 on the path")
     print(
         f"{'case':28}{'items':>6}{'found':>6}{'pure µs':>10}{'native µs':>11}"
         f"{'pure p99':>10}{'native p99':>11}{'ratio':>7}"

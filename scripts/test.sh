@@ -51,13 +51,12 @@ else
     say "mvn ${mvn_version:-(its version could not be read)}"
 fi
 
-# The native extension (native/, Rust) is built so its differential tests run against
-# it. Without cargo >= 1.85 it is left out locally (those tests skip); CI needs it.
-native=0
+# The native extension (native/, Rust) is built by the install below when cargo is on
+# PATH, so its differential tests run against it. Without cargo >= 1.85 the install
+# leaves it out locally (those tests skip); CI needs it (tests/conftest.py's `missing`).
 cargo_version="$(cargo --version 2>/dev/null | cut -d' ' -f2 || true)"
 if [[ -n "$cargo_version" ]] && at_least "$cargo_version" 1.85; then
     say "cargo $cargo_version"
-    native=1
 elif [[ -n "${CI:-}" ]]; then
     lacks "cargo >= 1.85, for the native extension (cargo is ${cargo_version:-not installed})"
 else
@@ -104,10 +103,9 @@ if ! "$venv/bin/python" -c '' 2>/dev/null; then
     python3 -m venv --clear "$venv"
 fi
 python="$venv/bin/python"
+# Builds the native extension in place with cargo (a no-op rebuild when native/ is
+# unchanged), so a change to native/src is tested without a step of its own.
 "$python" -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-if ((native)); then
-    "$python" -m pip install --quiet --disable-pip-version-check ./native
-fi
 
 # --------------------------------------------------------- the services
 # Captured first and checked: inside `eval "$(...)"` a failed start would go

@@ -189,7 +189,8 @@ def test_a_failed_service_start_stops_the_script_before_any_test(machine: Machin
 
 def test_ci_installs_and_runs_everything_in_a_virtualenv_of_its_own(machine: Machine) -> None:
     """`bash .ci/run` makes .venv, installs there (never into the system Python, which may
-    refuse), builds the extension, starts the services, then ruff, mypy and pytest with them."""
+    refuse; the install builds the extension), starts the services, then ruff, mypy and
+    pytest with them."""
     run = machine.run(".ci/run")
     assert run.returncode == 0, run.stderr
     ran = [c for c in run.calls if not c.startswith("python3 -c") and not c.startswith("venv -c")]
@@ -197,7 +198,6 @@ def test_ci_installs_and_runs_everything_in_a_virtualenv_of_its_own(machine: Mac
     assert ran == [
         "python3 -m venv --clear .venv",
         "venv -m pip install --quiet --disable-pip-version-check -e .[dev] | ",
-        "venv -m pip install --quiet --disable-pip-version-check ./native | ",
         "services start",
         f"venv -m ruff check . | {bootstrap}",
         f"venv -m ruff format --check . | {bootstrap}",

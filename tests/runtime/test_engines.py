@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
@@ -26,18 +27,36 @@ def test_the_report_names_the_slow_paths_and_how_to_leave_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Without Vectorscan or the extension, the report says so and how to install them."""
-    monkeypatch.setattr(engine, "hyperscan", None)
-    monkeypatch.setattr(native, "NATIVE", None)
+    # None in sys.modules: importing the name fails, as where it is not installed.
+    for name in ("hyperscan", "turncheck.worker.turncheck_native", "turncheck_native"):
+        monkeypatch.setitem(sys.modules, name, None)
     gates, extension, scripts = engine_lines()
     assert gates.startswith("gates: python re") and "turncheck[fast]" in gates
-    assert extension.startswith("native: pure Python")
+    assert extension.startswith("native: pure Python") and "cargo" in extension
     assert scripts.startswith("scripts: V8 (mini-racer ")
+
+
+def test_the_report_says_what_the_checks_run_on() -> None:
+    """Probed without importing the checks, the report still names the engines they use."""
+    gates, extension, _ = engine_lines()
+    assert gates.startswith("gates: vectorscan") == (engine.hyperscan is not None)
+    assert extension.startswith("native: turncheck_native") == (native.NATIVE is not None)
+
+
+def test_a_build_of_another_api_is_named_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stale extension is reported as the reason the pure path runs."""
+    built = native.extension()
+    if built is None:
+        missing("turncheck_native is not built: install turncheck with cargo on PATH")
+    monkeypatch.setattr(built, "API", native.API + 1)
+    assert engine_lines()[1].startswith("native: pure Python (turncheck_native ")
+    assert "another API" in engine_lines()[1]
 
 
 def test_the_report_names_the_native_extension_when_it_is_loaded() -> None:
     """An install with the extension built reports it and the API it speaks."""
     if native.NATIVE is None:
-        missing("turncheck_native is not installed: `pip install ./native` builds it")
+        missing("turncheck_native is not built: install turncheck with cargo on PATH")
     assert engine_lines()[1].startswith("native: turncheck_native ")
     assert engine_lines()[1].endswith(f"(API {native.API})")
 

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from turncheck.worker.checks import canonical_table, unicode_table
 from turncheck.worker.checks.budget import Budget
 
 # Zero-width and other invisible format characters that can split a word or a
@@ -76,20 +77,15 @@ _INVISIBLE_RUN = _scanner(INVISIBLE)
 
 def _canonical_table() -> dict[int, str]:
     """Dashes and minus signs to ``-``, decimal digits of every script to ASCII ones, and
-    the Arabic decimal and thousands separators to ``.`` and ``,``."""
-    table: dict[int, str] = {0x066B: ".", 0x066C: ","}
-    for code_point in range(sys.maxunicode + 1):
-        ch = chr(code_point)
-        if ch.isascii():
-            continue
-        if unicodedata.category(ch) == "Pd" or ch in "\u2212\u2796":
-            table[code_point] = "-"
-        elif (digit := unicodedata.decimal(ch, None)) is not None:
-            table[code_point] = str(digit)
-    return table
+    the Arabic decimal and thousands separators to ``.`` and ``,`` (``unicode_table``):
+    as written at build time for this Python's Unicode version, else built now (0.1 s
+    over every code point)."""
+    if unicodedata.unidata_version == canonical_table.UNIDATA_VERSION:
+        return dict(canonical_table.CANONICAL)
+    return unicode_table.build()
 
 
-# Built once at import (~0.1 s over every code point): ~680 characters, each one to one.
+# ~680 characters, each one to one.
 CANONICAL = _canonical_table()
 
 

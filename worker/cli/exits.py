@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from rich.console import Console
-
 from turncheck.worker.errors import (
     CheckDefinitionError,
     ConfigurationError,
@@ -40,8 +38,9 @@ def refusal(exc: TurncheckError) -> tuple[int, str] | None:
     return None
 
 
-def run_command_line(app: Callable[[], object], err: Console) -> None:
-    """Run ``app``; an error a person can fix becomes one line on ``err`` and its exit code."""
+def run_command_line(app: Callable[[], object]) -> None:
+    """Run ``app``; an error a person can fix becomes one line on standard error and its
+    exit code."""
     try:
         app()
     except TurncheckError as exc:
@@ -49,6 +48,11 @@ def run_command_line(app: Callable[[], object], err: Console) -> None:
         if found is None:
             raise
         code, line = found
+        # Imported here: rich costs a tenth of a second at every start, and most runs
+        # print no refusal.
+        from rich.console import Console
+
+        err = Console(stderr=True)
         # markup off: lines hold brackets ("[Errno 111]"); soft_wrap: one line at any width.
         err.print(line, markup=False, highlight=False, soft_wrap=True)
         sys.exit(code)

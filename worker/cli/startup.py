@@ -14,14 +14,17 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
+from sqlalchemy import make_url
+
 from turncheck.worker.errors import ConfigurationError
-from turncheck.worker.kafka.probe import probe_broker
-from turncheck.worker.retention.erasure import KeylessLedger
 from turncheck.worker.runtime.logs import configure_logging, level_of
 from turncheck.worker.settings import Settings, load_settings
 from turncheck.worker.store import Store
-from turncheck.worker.store.migrate import migrate as run_migrations
 from turncheck.worker.store.probe import database_errors, probe_database
+from turncheck.worker.store.schema_revision import at_head
+
+# Imported by the step that needs them: the broker's client (aiokafka), Alembic and the
+# erasure ledger cost a read command a third of a second it mostly does not spend on them.
 
 T = TypeVar("T")
 
@@ -56,6 +59,8 @@ def reach(settings: Settings, *, broker: bool = False) -> None:
     async def probe() -> None:
         await probe_database(settings.database_url)
         if broker and settings.kafka_bootstrap:
+            from turncheck.worker.kafka.probe import probe_broker
+
             await probe_broker(settings.kafka_bootstrap)
 
     asyncio.run(probe())
@@ -63,6 +68,8 @@ def reach(settings: Settings, *, broker: bool = False) -> None:
 
 def migrate(settings: Settings) -> None:
     """Bring the database to the newest schema (idempotent)."""
+    from turncheck.worker.store.migrate import migrate as run_migrations
+
     with database_errors(settings.database_url):
         run_migrations(settings.database_url)
 
@@ -90,6 +97,7 @@ def erasures_held(settings: Settings) -> None:
     be stored and counted again. Run once the schema is in place."""
     if settings.erasure_key is not None:
         return
+    from turncheck.worker.retention.erasure import KeylessLedger
 
     async def check() -> None:
         store = Store.open(settings.database_url, events_topic=settings.topic_events)
@@ -103,6 +111,7 @@ def erasures_held(settings: Settings) -> None:
 
 
 def embedded_schema(settings: Settings) -> None:
-    """The embedded SQLite store sets itself up; a server database is migrated on purpose."""
-    if settings.embedded:
+    """The embedded SQLite store sets itself up (a store already at the newest schema is
+    left as it is, without starting Alembic); a server database is migrated on purpose."""
+    if settings.embedded and not at_head(make_url(settings.database_url).database or ""):
         migrate(settings)

@@ -1,6 +1,7 @@
 """The commands that check turns: ``run`` (the worker), ``replay`` (a file into the
 store), ``check`` (turns on stdin, nothing stored), and ``migrate``. ``main.py``
-registers them; their parts come from the composition root (``worker/app.py``)."""
+registers them; their parts come from the composition root (``worker/app.py``), which
+each command imports when it runs: ``migrate`` needs none of the worker."""
 
 from __future__ import annotations
 
@@ -9,16 +10,16 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from turncheck.worker import app
-from turncheck.worker.checks import load_checks
 from turncheck.worker.cli import exits, startup
 from turncheck.worker.clock import utc_now
+
+if TYPE_CHECKING:
+    from turncheck.worker.app import Parts
 
 err = Console(stderr=True)
 
@@ -40,6 +41,8 @@ def run() -> None:
     With TURNCHECK_KAFKA_BOOTSTRAP set it consumes until SIGTERM or SIGINT; without it, it
     processes TURNCHECK_TURNS_FILE and exits.
     """
+    from turncheck.worker import app
+
     settings = startup.settings(logging.INFO)
     parts = app.plan(settings)
     if not settings.kafka_bootstrap:
@@ -57,6 +60,8 @@ def replay(
     file: Annotated[Path, typer.Argument(help="JSON Lines of turns ('-' for standard input).")],
 ) -> None:
     """Process a file of turns into the store, as the consumer would."""
+    from turncheck.worker import app
+
     settings = startup.settings()
     parts = app.plan(settings)
     startup.require_readable(file)
@@ -66,8 +71,12 @@ def replay(
     _replay(parts, file)
 
 
-def _replay(parts: app.Parts, file: Path) -> None:
+def _replay(parts: Parts, file: Path) -> None:
+    from turncheck.worker import app
+
     if sys.stderr.isatty() and str(file) != "-":
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
         total = sum(1 for line in file.open("rb") if line.strip())
         columns = (TextColumn("turns"), BarColumn(), MofNCompleteColumn())
         with Progress(*columns, console=err, transient=True) as progress:
@@ -106,13 +115,16 @@ def check(
     Reads JSON Lines on standard input and prints one JSON line per turn. Judged checks run
     on every turn (no sample) and need TURNCHECK_JUDGES, as for run.
     """
+    from turncheck.worker import app
+    from turncheck.worker.checks import load_checks
+
     settings = startup.settings()
     parts = app.plan(settings, load_checks([checks_file]) if checks_file else None)
     if asyncio.run(_check_lines(parts)):
         raise typer.Exit(exits.REJECTED)
 
 
-async def _check_lines(parts: app.Parts) -> int:
+async def _check_lines(parts: Parts) -> int:
     """Print one line per input line; return how many lines were not turns."""
     from turncheck.worker.errors import InvalidTurn
     from turncheck.worker.judge.direct import judge_now

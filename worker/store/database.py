@@ -20,6 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from turncheck.worker.errors import StoreUnavailable, WriteConflict
+from turncheck.worker.store.staging import create_staging
 
 RETRIED_SQLSTATES = {"40P01": "deadlock detected", "40001": "serialization failure"}
 """Errors PostgreSQL ends a transaction with so that another may go on: the loser is
@@ -28,7 +29,8 @@ result), never dead-lettered."""
 
 
 def create_engine(url: str) -> AsyncEngine:
-    """``hide_parameters``: no value of a turn's row ever reaches a log or an error message."""
+    """``hide_parameters``: no value of a turn's row ever reaches a log or an error message.
+    A PostgreSQL connection gets the writer's staging tables when it opens (``staging``)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
@@ -43,7 +45,13 @@ def create_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
+    engine = create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _staging(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.run_async(create_staging)
+
+    return engine
 
 
 class Database:

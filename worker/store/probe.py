@@ -16,7 +16,6 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-import asyncpg
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.exc import ArgumentError, InvalidRequestError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -72,6 +71,9 @@ def database_errors(url: str, timeout_s: float = PROBE_TIMEOUT_S) -> Iterator[No
 def cause_of(exc: BaseException) -> str:
     """The cause in a few words, built from the error's type and errno. A driver's message
     may quote a URL, a user name or a value, so only SQLite's own sentences are used."""
+    # Imported here: every command probes the database, few of them fail.
+    import asyncpg
+
     for error in error_chain(exc):
         if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
             return "authentication failed"

@@ -26,6 +26,10 @@ taken next, up to ``PART_ATTEMPTS`` times; then the write raises ``TurnContended
 is rolled back whole and tried again like an outage, so a result is never dropped.
 Claims and part 0 locks are taken in turn id order, so two replicas storing the same
 turns never deadlock. SQLite lets one transaction write at a time and needs no lock.
+
+On PostgreSQL a table's rows go in by COPY through a staging table (``staging``) when a
+write has enough of them (``CopyFrom``), by statements otherwise and on SQLite: the
+same rows, in the same order, with the same ``ON CONFLICT`` and ``RETURNING``.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from turncheck.worker.store.rows import (
     result_row,
     rollup_values,
 )
+from turncheck.worker.store.staging import copy_in, recorder
 from turncheck.worker.store.tables import check_results, outbox, pass_rate_rollups, passed_results
 from turncheck.worker.store.turn_parts import lock_claims, stored_keys
 
@@ -85,6 +90,27 @@ UNNEST_PARTS = text(
 """PostgreSQL: a chunk of parts as one array per column. Measured 1.3-1.5x faster than
 the same rows as a multi-row VALUES: one parameter per column instead of one per cell."""
 
+
+PART_RECORD = recorder("passed_results")
+RESULT_RECORD = recorder("check_results")
+EVENT_RECORD = recorder("outbox")
+
+
+@dataclass(frozen=True, slots=True)
+class CopyFrom:
+    """From how many rows of a table in one write they go in by COPY, not statements: a
+    COPY and its move cost more round trips than one statement, and pay per row. Passed
+    results gain little per row (they go as one array per column otherwise), full
+    results and events much (a parameter per cell otherwise); ``bench/README.md``."""
+
+    passed_rows: int = 1000
+    full_rows: int = 100
+    event_rows: int = 100
+
+
+COPY_FROM = CopyFrom()
+COPY_ALWAYS = CopyFrom(1, 1, 1)
+"""Every table's rows by COPY, however few (the tests of the COPY path)."""
 
 PART_ATTEMPTS = 3
 """Rounds of a write of next parts: with part 0 to wait on, the first stores them all."""
@@ -132,11 +158,17 @@ class TurnWriter:
         *,
         events_topic: str,
         shadow: frozenset[tuple[str, str]] = frozenset(),
+        copy: bool = True,
+        copy_from: CopyFrom = COPY_FROM,
     ) -> None:
         self.database = database
         self.events_topic = events_topic
         self.shadow = shadow
         """(agent, check name) of the shadow checks: their results get no event."""
+        self.copy = copy and database.dialect == "postgresql"
+        """A table's rows go in by COPY through a staging table (``staging``) when they are
+        as many as ``copy_from`` says; else by statements."""
+        self.copy_from = copy_from
 
     async def write(
         self, conn: AsyncConnection, writes: Sequence[TurnWrite], now: datetime
@@ -160,11 +192,16 @@ class TurnWriter:
             for r in results
             if r.verdict is not Verdict.PASSED and (turn.agent_id, r.check.name) not in shadow
         ]
+        if self.copy and len(not_passed) >= max(1, self.copy_from.event_rows):
+            topic = self.events_topic
+            events = (EVENT_RECORD(event_row(turn, r, topic, now)) for turn, r in not_passed)
+            await copy_in(conn, "outbox", events, conflict="event_id")
+            return new
         for chunk in chunks(not_passed):
-            events = [event_row(turn, r, self.events_topic, now) for turn, r in chunk]
+            rows = [event_row(turn, r, self.events_topic, now) for turn, r in chunk]
             await conn.execute(
                 self.database.insert(outbox).on_conflict_do_nothing(index_elements=["event_id"]),
-                events,
+                rows,
             )
         return new
 
@@ -178,6 +215,20 @@ class TurnWriter:
             .returning(passed_results.c.turn_id, passed_results.c.id)
         )
         written: dict[str, int] = {}
+        if self.copy and len(parts) >= max(1, self.copy_from.passed_rows):
+            records = (
+                PART_RECORD(passed_row(w.turn, w.compact, part, now, w.expires_at))
+                for w, part in parts
+            )
+            claimed = await copy_in(
+                conn,
+                "passed_results",
+                records,
+                conflict="turn_id, part",
+                returning=("turn_id", "id"),
+            )
+            written.update((turn_id, write_id) for turn_id, write_id in claimed)
+            return written
         for chunk in chunks(parts, PART_CHUNK_ROWS):
             rows = [passed_row(w.turn, w.compact, part, now, w.expires_at) for w, part in chunk]
             if self.database.dialect == "postgresql":
@@ -211,6 +262,23 @@ class TurnWriter:
             .on_conflict_do_nothing(index_elements=list(RESULT_KEY))
             .returning(*(check_results.c[name] for name in RESULT_KEY))
         )
+        if self.copy and len(full) >= max(1, self.copy_from.full_rows):
+            records = (
+                RESULT_RECORD(
+                    result_row(w.turn, r, now, w.expires_at, (write_ids[w.turn.turn_id], position))
+                )
+                for w, position, r in full
+            )
+            inserted = set(
+                await copy_in(
+                    conn,
+                    "check_results",
+                    records,
+                    conflict=", ".join(RESULT_KEY),
+                    returning=RESULT_KEY,
+                )
+            )
+            return new + [(w.turn, [r]) for w, _, r in full if w.turn.key(r.check) in inserted]
         for chunk in chunks(full):
             rows = [
                 result_row(w.turn, r, now, w.expires_at, (write_ids[w.turn.turn_id], position))

@@ -27,7 +27,7 @@ from turncheck.worker.store.database import Database
 from turncheck.worker.store.rows import RESULT_KEY, pending_from_row, pending_row
 from turncheck.worker.store.tables import judge_pending
 from turncheck.worker.store.turn_parts import stored_keys
-from turncheck.worker.store.turn_writes import TurnWrite, TurnWriter
+from turncheck.worker.store.turn_writes import COPY_FROM, CopyFrom, TurnWrite, TurnWriter
 
 T = TypeVar("T")
 
@@ -86,9 +86,20 @@ class ResultWriter:
         *,
         events_topic: str,
         shadow: frozenset[tuple[str, str]] = frozenset(),
+        copy: bool = True,
+        copy_from: CopyFrom = COPY_FROM,
     ) -> None:
+        """``copy``: on PostgreSQL, a table's rows go in by COPY (``staging``) when they are
+        as many as ``copy_from`` says; False keeps them all to statements, as on SQLite
+        (the bench and the tests compare the two)."""
         self.database = database
-        self.turns = TurnWriter(database, events_topic=events_topic, shadow=shadow)
+        self.turns = TurnWriter(
+            database,
+            events_topic=events_topic,
+            shadow=shadow,
+            copy=copy,
+            copy_from=copy_from,
+        )
 
     def with_shadow(self, shadow: frozenset[tuple[str, str]]) -> ResultWriter:
         """This writer for a check set whose checks ``shadow`` ((agent, check name)) are
@@ -96,7 +107,11 @@ class ResultWriter:
         a writer that does more than store (a test's, a wrapper) keeps doing it."""
         writer = copy.copy(self)
         writer.turns = TurnWriter(
-            self.database, events_topic=self.turns.events_topic, shadow=shadow
+            self.database,
+            events_topic=self.turns.events_topic,
+            shadow=shadow,
+            copy=self.turns.copy,
+            copy_from=self.turns.copy_from,
         )
         return writer
 

@@ -1,7 +1,8 @@
 """The native extension finds exactly what the pure-Python reference finds in private_values.
 
-Locally these tests skip when ``turncheck_native`` is not installed (``pip install ./native``
-builds it; it needs cargo); under CI (``CI`` set) they fail, so a green CI ran the extension.
+Locally these tests skip when ``turncheck_native`` is not built (installing turncheck
+builds it when cargo >= 1.85 is on the path); under CI (``CI`` set) they fail, so a green
+CI ran the extension.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ WORDS = [
 @pytest.fixture(autouse=True)
 def _native_installed() -> None:
     if NATIVE is None:
-        missing("turncheck_native is not installed: `pip install ./native` builds it (needs cargo)")
+        missing("turncheck_native is not built: `pip install -e .` builds it (needs cargo)")
 
 
 def digest(salt: str, value: str) -> str:
@@ -299,10 +300,9 @@ def test_private_values_runs_on_the_extension_when_it_is_installed() -> None:
 
 def test_a_build_of_another_api_is_left_unused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stale wheel is not called with arguments it does not know: the pure path runs."""
-    import turncheck_native
-
     from turncheck.worker.checks.sensitive import native
 
+    turncheck_native = native.extension()
     assert native._load() is not None
     monkeypatch.setattr(turncheck_native, "API", native.API + 1)
     assert native._load() is None

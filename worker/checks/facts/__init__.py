@@ -24,13 +24,13 @@ from collections.abc import Callable
 from turncheck.schemas.checkfile import FactKind, FactsCheck
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
-from turncheck.worker.checks.facts.extract import Fact, extract_facts
-from turncheck.worker.checks.facts.index import SourceIndex, source_gates
-from turncheck.worker.checks.facts.sources import join_sources, source_texts
+from turncheck.worker.checks.facts.extract import Fact
+from turncheck.worker.checks.facts.index import source_gates
+from turncheck.worker.checks.facts.reading import reading_of
 from turncheck.worker.checks.gates import Gates
 from turncheck.worker.checks.gates.facts import FACT_GATES
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
-from turncheck.worker.checks.textmap import normalize, normalize_plain
+from turncheck.worker.checks.textmap import normalize_plain
 from turncheck.worker.turns.structs import Turn
 
 __all__ = ["REASONS", "compile_check"]
@@ -74,35 +74,31 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
     gates = Gates(FACT_GATES)
     gated = gates.engine != "off"
     sources_gates = source_gates()
+    index_key = (allowed, max_sum_terms)
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         budget.check()
-        answer = normalize(turn.output.text, budget)
-        opened = gates.open(answer.text) if gated else None
-        facts = [f for f in extract_facts(answer.text, budget, opened) if f.kind in kinds]
+        reading = reading_of(turn, budget)
+        answer = reading.answer(gates if gated else None)
+        facts = [f for f in answer.facts if f.kind in kinds]
         if not facts:
             return PASSED
+        text = answer.text
         if allowed_regex is not None:
             # An allowed string written out in the answer covers the facts in it.
-            covered = [m.span() for m in scan.finditer(allowed_regex, answer.text, budget)]
+            covered = [m.span() for m in scan.finditer(allowed_regex, text.text, budget)]
             starts, ends = [s for s, _ in covered], [e for _, e in covered]
             facts = [f for f in facts if not _inside(f, starts, ends)]
-        index = SourceIndex(
-            join_sources(source_texts(turn, allowed, budget), budget),
-            turn.created_at.date(),
-            max_sum_terms,
-            budget,
-            sources_gates,
-        )
+        index = reading.index(index_key, sources_gates)
         unsupported = []
         for fact in facts:
             budget.check()
-            if not index.supports(fact, answer.text[fact.start : fact.end]):
+            if not index.supports(fact, text.text[fact.start : fact.end]):
                 unsupported.append(fact)
         if not unsupported:
             return PASSED
         spans = tuple(
-            Span("output.text", *answer.span(f.start, f.end), label=f.kind) for f in unsupported
+            Span("output.text", *text.span(f.start, f.end), label=f.kind) for f in unsupported
         )
         return Outcome(Verdict.FAILED, REASONS[unsupported[0].kind], spans)
 
