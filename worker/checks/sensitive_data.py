@@ -15,12 +15,13 @@ name. The matched text is never kept.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from turncheck.schemas.checkfile import SensitiveDataCheck
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.disguises import undisguise
-from turncheck.worker.checks.gates import Gates
-from turncheck.worker.checks.gates.detectors import detector_gates
+from turncheck.worker.checks.gates import Gates, engine_name
+from turncheck.worker.checks.gates.detectors import detector_gates, detector_seeds
 from turncheck.worker.checks.result import Outcome, Span, Verdict
 from turncheck.worker.checks.sensitive import DETECTORS, DetectorContext, phone
 from turncheck.worker.checks.spoken import read_spoken, widen
@@ -37,10 +38,13 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
     leak_words = definition.instructions_leak_words
     internal_domains = tuple(d.lower().strip(".") for d in definition.internal_domains)
     every_gate = detector_gates(internal_domains)
-    gates = Gates({name: every_gate.get(name, ()) for name, _ in detectors})
+    gated = engine_name() == "hyperscan"  # the leak gate and the seeds run on Hyperscan alone
+    # The seeds spare the detectors scans of their own; the pure-Python engine would
+    # only do those scans another way, slower (it is the reference the tests hold to).
+    seeds = detector_seeds(definition.detectors) if gated else {}
+    gates = Gates({name: every_gate.get(name, ()) for name, _ in detectors}, seeds=seeds)
 
     reads_instructions = "instructions_leak" in definition.detectors
-    gated = gates.engine == "hyperscan"  # the leak gate runs on Hyperscan alone
 
     def run(turn: Turn, budget: Budget) -> Outcome:
         instructions = turn.instructions if reads_instructions else None
@@ -58,12 +62,13 @@ def compile_check(definition: SensitiveDataCheck) -> Callable[[Turn, Budget], Ou
             budget.check()
             spoken = turn.channel == "voice" or field == "input.transcript"
             mapped, words_read = _reading(text, budget, spoken=spoken, sms=turn.channel == "sms")
-            opened = gates.open(mapped.text)
+            opened, candidates = gates.read(mapped.text)
+            reading = context if candidates is None else replace(context, candidates=candidates)
             for name, find in detectors:
                 if name not in opened:
                     continue  # a gate shuts only on a text its detector finds nothing in
                 budget.check()
-                for start, end in find(mapped.text, context):
+                for start, end in find(mapped.text, reading):
                     if end > start:
                         at = mapped.span(start, end)
                         spans.append(Span(field, *(widen(text, *at) if words_read else at), name))

@@ -3,7 +3,8 @@
 Every atom of every gate the checks compile (each detector's, the bench's
 and the examples' phrases and patterns) goes into one database per engine;
 both must report the same atoms on every corpus text, a disguised copy of
-each, the bench's answers, random Unicode and long texts.
+each, the bench's answers, random Unicode and long texts; and, with the
+detectors' seeds in the same database, the same atoms and every seed's starts.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from tests.checks.gates.checksets import rule_checks
 from tests.checks.gates.texts import bench_module, corpus_texts, disguise, random_text
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.gates import Atom, gate_text
-from turncheck.worker.checks.gates.detectors import detector_gates
-from turncheck.worker.checks.gates.engine import HyperscanEngine, PythonEngine
+from turncheck.worker.checks.gates.detectors import detector_gates, detector_seeds
+from turncheck.worker.checks.gates.engine import HyperscanEngine, PythonEngine, Seed
 from turncheck.worker.checks.gates.literals import pattern_gate, phrase_gates
 from turncheck.worker.checks.textmap import fold
+
+DETECTOR_NAMES = ("phone", "iban", "bank_account")
 
 
 def _every_atom() -> list[Atom]:
@@ -54,21 +57,43 @@ def _engines() -> tuple[HyperscanEngine, PythonEngine]:
     return HyperscanEngine(ATOMS), PythonEngine(ATOMS)
 
 
+SEEDS: list[Seed] = list(
+    dict.fromkeys(s for seeds in detector_seeds(DETECTOR_NAMES).values() for s in seeds)
+)
+
+
+@cache
+def _seeded_engines() -> tuple[HyperscanEngine, PythonEngine]:
+    return HyperscanEngine(ATOMS, SEEDS), PythonEngine(ATOMS, SEEDS)
+
+
 def _disagreements(texts: list[str]) -> list[tuple[int, list[str]]]:
     hyperscan, python = _engines()
+    seeded_hyperscan, seeded_python = _seeded_engines()
     out = []
     for i, text in enumerate(texts):
         framed = gate_text(text)
         fast, slow = hyperscan.scan(framed), python.scan(framed)
         if fast != slow:
             out.append((i, [ATOMS[a].pattern for a in sorted(fast ^ slow)]))
+        # The same atoms, and every start of every seed, when the seeds share the scan.
+        (fast, fast_starts), (slow, slow_starts) = (
+            seeded_hyperscan.read(framed),
+            seeded_python.read(framed),
+        )
+        if fast != slow:
+            out.append((i, [ATOMS[a].pattern for a in sorted(fast ^ slow)]))
+        for seed, got, want in zip(SEEDS, fast_starts, slow_starts, strict=True):
+            if got != want:
+                out.append((i, [seed.pattern]))
     return out
 
 
 def test_there_are_atoms_of_every_kind_to_compare() -> None:
-    """The comparison covers literal, caseless and regex atoms."""
+    """The comparison covers literal, caseless and regex atoms, and the detectors' seeds."""
     assert len(ATOMS) > 40
     assert any(a.caseless for a in ATOMS) and any("[" in a.pattern for a in ATOMS)
+    assert len(SEEDS) >= 8
 
 
 @compares

@@ -17,17 +17,23 @@ off (``tests/checks/gates``). Each check keeps its own database: one shared
 by all checks of a turn would save a few scans per turn, but would have to
 grow and shrink with every draft check a backtest compiles.
 
+The same scan may report where candidates start (``Seed``, ``Gates.read``):
+a detector then tries its pattern at those offsets only, with the result of
+its scan over the whole text (``sensitive.candidates``).
+
 ``use("off")`` compiles checks with every gate open, to compare against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from turncheck.worker.checks.gates.engine import Atom, Engine, available, build
+from turncheck.worker.checks.gates.engine import Atom, Engine, Seed, available, build
 from turncheck.worker.checks.gates.text import gate_text
+from turncheck.worker.checks.textmap import INVISIBLE
 
 Clause = tuple[Atom, ...]
 """Holds when any of its atoms matches."""
@@ -61,12 +67,24 @@ def engine_name() -> str:
     return available()[0] if name == "auto" else name
 
 
+Candidates = Mapping[str, tuple[int, ...]]
+"""Per named seed, the offsets of a text where one of its patterns matches, ascending."""
+
+# The only characters the gate text drops; others become one character or more.
+_INVISIBLE = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
+
+
 class Gates:
     """Named gates over one text, compiled once into one engine; immutable and thread-safe."""
 
-    __slots__ = ("_always", "_engine", "_names", "_several", "_single", "engine")
+    __slots__ = ("_always", "_engine", "_names", "_seeds", "_several", "_single", "engine")
 
-    def __init__(self, gates: Mapping[str, Gate], engine: str | None = None) -> None:
+    def __init__(
+        self,
+        gates: Mapping[str, Gate],
+        engine: str | None = None,
+        seeds: Mapping[str, Sequence[Seed]] | None = None,
+    ) -> None:
         self.engine = engine or engine_name()
         self._names = frozenset(gates)
         atoms: dict[Atom, int] = {}
@@ -84,8 +102,15 @@ class Gates:
         if self.engine == "off":
             self._always = self._names
             self._single, self._several = [], []
-        ready = self._single or self._several
-        self._engine: Engine | None = build(list(atoms), self.engine) if ready else None
+            seeds = None
+        # Each name's seeds by their index in the engine's list.
+        every_seed: list[Seed] = []
+        self._seeds: list[tuple[str, range]] = []
+        for name, patterns in (seeds or {}).items():
+            self._seeds.append((name, range(len(every_seed), len(every_seed) + len(patterns))))
+            every_seed.extend(patterns)
+        ready = bool(self._single or self._several or every_seed)
+        self._engine: Engine | None = build(list(atoms), self.engine, every_seed) if ready else None
 
     def open(self, text: str) -> frozenset[str]:
         """The names whose gates open for ``text``, a normalised text (``textmap.normalize``)."""
@@ -93,12 +118,52 @@ class Gates:
             return self._always
         if len(text) > GATED_CHARS:
             return self._names
+        return self._opened(self._engine.scan(gate_text(text)))
+
+    def _opened(self, atoms: frozenset[int]) -> frozenset[str]:
         found = 0
-        for atom in self._engine.scan(gate_text(text)):
+        for atom in atoms:
             found |= 1 << atom
         opened = [name for name, mask in self._single if found & mask]
         opened += (n for n, masks in self._several if all(found & m for m in masks))
         return self._always.union(opened)
 
+    def read(self, text: str) -> tuple[frozenset[str], Candidates | None]:
+        """``open(text)``, and in the same scan where each named seed matches in ``text``:
+        every offset where one of its patterns matches the text, maybe more. None where the
+        gate text's offsets are not the text's (a character folded to several, or one
+        dropped) or the text is too long to gate: a detector then reads the whole text."""
+        if self._engine is None or not self._seeds:
+            return self.open(text), None
+        if len(text) > GATED_CHARS:
+            return self._names, None
+        framed = gate_text(text)
+        atoms, starts = self._engine.read(framed)
+        names = self._opened(atoms)
+        if len(framed) != len(text) + 2 or (
+            not text.isascii() and _INVISIBLE.search(text) is not None
+        ):
+            return names, None
+        candidates: dict[str, tuple[int, ...]] = {}
+        for name, indices in self._seeds:
+            if len(indices) == 1:
+                found_at: Sequence[int] = starts[indices[0]]
+            else:
+                found_at = sorted({at for i in indices for at in starts[i]})
+            # The framing space before the text shifts every offset by one.
+            candidates[name] = tuple(at - 1 for at in found_at if at) if found_at else ()
+        return names, candidates
 
-__all__ = ["Atom", "Clause", "Gate", "Gates", "available", "engine_name", "gate_text", "use"]
+
+__all__ = [
+    "Atom",
+    "Candidates",
+    "Clause",
+    "Gate",
+    "Gates",
+    "Seed",
+    "available",
+    "engine_name",
+    "gate_text",
+    "use",
+]

@@ -19,18 +19,28 @@ script normalised first), and a gate must never shut on what they find:
 A detector without a gate here always runs: ``private_values`` (any words
 may be a private value) and ``instructions_leak`` (the instructions change
 per turn; it gates itself on each agent's instructions, ``leak_gate``).
+
+``detector_seeds``: where the patterns that a detector would otherwise run
+over the whole text can start, found in the same scan (``Seed``). Each seed
+list matches at least at every start of its pattern (the detector module
+defines both side by side), so the detector's findings stay the same.
 """
 
 from __future__ import annotations
 
-from turncheck.worker.checks.gates import Atom, Clause, Gate
+from collections.abc import Iterable
+
+from turncheck.worker.checks.gates import Atom, Clause, Gate, Seed
 from turncheck.worker.checks.sensitive import (
     bank,
     credential_formats,
     date_of_birth,
     drivers_license,
+    iban,
     internal_links,
     labelled_tokens,
+    phone,
+    phone_labels,
 )
 from turncheck.worker.checks.sensitive.nearby import Keywords
 
@@ -125,3 +135,21 @@ def detector_gates(internal_domains: tuple[str, ...]) -> dict[str, Gate]:
         "instructions_leak": (),
         "internal_links": _all(hosts),
     }
+
+
+# Each detector's seeds by the name it asks for them (``DetectorContext.candidates``);
+# ``phone`` reads IBANs too, to leave their digits alone.
+_SEEDS: dict[str, dict[str, tuple[Seed, ...]]] = {
+    "phone": {
+        "phone.runs": phone_labels.DIGIT_RUN_SEEDS,
+        "phone.toll_free": phone.TOLL_FREE_SEEDS,
+        "iban": iban.SEEDS,
+    },
+    "iban": {"iban": iban.SEEDS},
+    "bank_account": {"bank.needles": bank.NEEDLE_SEEDS},
+}
+
+
+def detector_seeds(detectors: Iterable[str]) -> dict[str, tuple[Seed, ...]]:
+    """The seeds that ``detectors`` read their candidates from, by name."""
+    return {name: seeds for d in detectors for name, seeds in _SEEDS.get(d, {}).items()}

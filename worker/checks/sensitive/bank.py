@@ -41,6 +41,8 @@ import regex
 from stdnum import iban
 
 from turncheck.worker.checks import scan
+from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.gates.engine import Seed
 from turncheck.worker.checks.sensitive.cards import is_card_number
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.nearby import Keywords, label_is, overlaps
@@ -130,6 +132,19 @@ NOT_ROUTING_WORDS = Keywords(
 )
 
 
+# Where an account word's needle stands, in any case (``candidates``): a number is read
+# only near one. ``_RESYNC``: a character no number holds, where a scan from the left
+# and one started there are in step.
+NEEDLE_SEEDS = tuple(
+    Seed.of("".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in needle))
+    for needle in ACCOUNT_WORDS.needles
+)
+_RESYNC = regex.compile(r"[^0-9A-Z \-]", regex.REVERSE)
+# A number that a needle counts for ends past 40 characters before it and starts at
+# most 60 after it (``_needle_near``'s widest windows).
+_NEEDLE_BEFORE, _NEEDLE_AFTER = 40, 60
+
+
 def aba_valid(digits: str) -> bool:
     """Whether nine digits are a plausible ABA routing number (range and 3-7-1 checksum)."""
     if int(digits[:2]) not in _FED_RANGES:
@@ -203,10 +218,13 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
     """Spans of bank account numbers labelled as such; see the module docstring."""
     if text.isascii() and not _number_near_needle(text):
         return
+    needles = None
+    if ctx.candidates is not None and text.isascii():  # offsets of ``_needle_near``'s folding
+        needles = ctx.candidates.get("bank.needles")
     # Keyword spans are found once, at the first candidate that needs them.
     labels: list[tuple[int, int]] | None = None
     routing_labels: list[tuple[int, int]] | None = None
-    for match in scan.finditer(_ACCOUNT, text, ctx.budget):
+    for match in _numbers(text, ctx.budget, needles):
         ctx.budget.check()
         start, end = _with_bank_code(text, *match.span())
         run = text[start:end]
@@ -234,6 +252,52 @@ def find_bank_account(text: str, ctx: DetectorContext) -> Iterator[tuple[int, in
                 continue
         if label_is(text, start, end, ACCOUNT_WORDS, OTHER_WORDS, before, after):
             yield start, end
+
+
+def _numbers(
+    text: str, budget: Budget, needles: tuple[int, ...] | None
+) -> Iterator[regex.Match[str]]:
+    """``_ACCOUNT``'s matches over the whole text; with ``needles`` (where a needle starts,
+    ascending), only those near one. One scan goes forward through the stretches near
+    needles; where a character no number holds (``_RESYNC``) stands between what it has
+    read and the next stretch, a scan started after that character is in step with the
+    whole text's, and takes over: the text between is never read."""
+    if needles is None:
+        yield from scan.finditer(_ACCOUNT, text, budget)
+        return
+    found: Iterator[regex.Match[str]] | None = None
+    ahead: regex.Match[str] | None = None  # found past the last stretch, not given yet
+    read_to = 0  # the end of the last match found
+    for lo, hi in _stretches(needles):
+        resync = _RESYNC.search(text, read_to, lo) if lo > read_to else None
+        if found is None or resync is not None:
+            # ``ahead``, if any, ends before the stretch: no needle there counts for it.
+            found = scan.finditer(_ACCOUNT, text, budget, 0 if resync is None else resync.end())
+            ahead = None
+        while True:
+            match = ahead if ahead is not None else next(found, None)
+            ahead = None
+            if match is None:
+                return
+            read_to = match.end()
+            if match.start() > hi:
+                ahead = match
+                break
+            yield match
+
+
+def _stretches(needles: tuple[int, ...]) -> Iterator[tuple[int, int]]:
+    """Where the numbers near ``needles`` start or end, as merged ``(lo, hi)`` stretches."""
+    lo = hi = -1
+    for at in needles:
+        if hi >= 0 and at - _NEEDLE_BEFORE <= hi:
+            hi = at + _NEEDLE_AFTER
+            continue
+        if hi >= 0:
+            yield lo, hi
+        lo, hi = max(0, at - _NEEDLE_BEFORE), at + _NEEDLE_AFTER
+    if hi >= 0:
+        yield lo, hi
 
 
 def _needle_near(text: str, lo: int, hi: int) -> bool:

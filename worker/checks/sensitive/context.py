@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from turncheck.worker.checks.budget import Budget
@@ -24,6 +24,9 @@ class DetectorContext:
     gated: bool = False
     """Whether a detector may skip a text through its own gate (``gates.use``): off when
     a check's results are compared with and without gates."""
+    candidates: Mapping[str, tuple[int, ...]] | None = None
+    """Of the text being read, where each named seed of ``gates.detectors.SEEDS`` matches
+    (``gates.Gates.read``); None: read the whole text."""
 
 
 Detector = Callable[[str, DetectorContext], Iterable[tuple[int, int]]]

@@ -30,6 +30,8 @@ from stdnum import iban
 from stdnum.exceptions import ValidationError
 
 from turncheck.worker.checks import scan
+from turncheck.worker.checks.gates.engine import Seed
+from turncheck.worker.checks.sensitive.candidates import matches
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # From the SWIFT IBAN registry (the one python-stdnum ships), country + length;
@@ -58,6 +60,11 @@ _CANDIDATE = regex.compile(
     regex.VERBOSE,
 )
 _GROUP = regex.compile(r"[0-9A-Za-z]++")
+# Where a candidate starts: the country code, the check digits and the zero to five
+# separator characters between them, one seed per count (a seed has one length).
+SEEDS = tuple(
+    Seed.of("[A-Za-z]{2}" + r"[ \t\-/.]" * separators + "[0-9]{2}") for separators in range(6)
+)
 
 # Where a candidate can start: a country code and check digits not glued to a
 # word. Found from the digits, which the engine skips to fast; the candidate
@@ -89,11 +96,17 @@ def _country_code_ok(text: str, start: int) -> bool:
 def find_iban(text: str, ctx: DetectorContext) -> Iterator[tuple[int, int]]:
     """Spans of IBANs in ``text``; see the module docstring for what counts."""
     budget = ctx.budget
-    first = scan.search(_START, text, budget)
-    if first is None:
-        return
-    # The country code and a separator stand at most seven characters before.
-    for match in scan.finditer(_CANDIDATE, text, budget, max(0, first.start() - 7)):
+    starts = None if ctx.candidates is None else ctx.candidates.get("iban")
+    if starts is None:
+        first = scan.search(_START, text, budget)
+        if first is None:
+            return
+        # Every candidate's country code and separators stand at most seven characters
+        # before its first check digit: from there on is the scan over the whole text.
+        found = scan.finditer(_CANDIDATE, text, budget, max(0, first.start() - 7))
+    else:
+        found = matches(_CANDIDATE, text, budget, starts)
+    for match in found:
         budget.check()
         start = match.start()
         length = _LENGTHS.get(text[start : start + 2].upper())

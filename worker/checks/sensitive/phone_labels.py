@@ -20,12 +20,14 @@ letters or another digit group.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import regex
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.gates.engine import Seed
+from turncheck.worker.checks.sensitive.candidates import matches
 
 # Label words shortly before a number (same line) say what it is: "phone: ..."
 # vs "order ...". A phone word anywhere there wins: "call our order desk".
@@ -55,6 +57,9 @@ _LABELLED = regex.compile(
 _DIGITS = (7, 15)
 # Where a labelled number may be: seven characters of digits and separators or more.
 _DIGIT_RUN = regex.compile(r"[0-9][0-9 ().,\-]{6,}")
+# Where a run starts: its first seven characters (``candidates``). ``phone``'s own runs,
+# eight characters of a narrower class, start at these too.
+DIGIT_RUN_SEEDS = (Seed.of(r"[0-9][0-9 ().,\-]{6}"),)
 # Never a phone number, whatever the label says.
 _DATE = re.compile(r"\(?[0-9]{1,2}\)?[ .\-][0-9]{1,2}[ .\-](?:19|20)[0-9]{2}(?![0-9])")
 _TIME = re.compile(r"[0-9][:h][0-5][0-9]")
@@ -92,10 +97,13 @@ def zip_plus_4(text: str, start: int, end: int) -> bool:
     return _POSTAL.search(text, max(line_start, start - 40), start) is not None
 
 
-def labelled_numbers(text: str, budget: Budget) -> Iterator[tuple[int, int]]:
-    """Yield ``(start, end)`` of each number a phone word shortly before vouches for."""
+def labelled_numbers(
+    text: str, budget: Budget, starts: Sequence[int] | None = None
+) -> Iterator[tuple[int, int]]:
+    """Yield ``(start, end)`` of each number a phone word shortly before vouches for;
+    ``starts``: where ``DIGIT_RUN_SEEDS`` match (``candidates``), or None."""
     # Led by the digits, not the words: a text full of "call" and no number costs nothing.
-    for run in scan.finditer(_DIGIT_RUN, text, budget):
+    for run in matches(_DIGIT_RUN, text, budget, starts):
         # Room for "(" before the run and for the lookarounds after it.
         pos, endpos = max(0, run.start() - 1), min(len(text), run.end() + 2)
         for match in scan.finditer(_LABELLED, text, budget, pos, endpos):
