@@ -26,7 +26,7 @@ MONTHS = ("Jan", "feb", "MAR", "April", "may", "JUNE", "jul", "Aug.", "sept", "O
 
 
 def _fact_text(rng: random.Random) -> str:
-    """Card endings and dates in every case and spacing, glued to words or not, among
+    """Card endings, dates and email addresses in every case and spacing, glued to words or not, among
     the characters the lookarounds read."""
     month = rng.choice(MONTHS)
     pieces = [
@@ -44,6 +44,13 @@ def _fact_text(rng: random.Random) -> str:
         "blend",
         "remarkable marjan",
         "Decemberjanuary",
+        "mail a.b_c+d%e-f@shop.example.com",
+        "x@y@z.co",
+        "\u00e9t\u00e9@example.org",
+        ".@@a.io",
+        "@@",
+        "first.last@",
+        "ops@corp.shopwell.example",
     ]
     glue = ["", " ", ".", ",", "/", "-", "\n", "_", "(", "\u00a0"]
     return "".join(rng.choice(pieces) + rng.choice(glue) for _ in range(rng.randrange(1, 8)))
@@ -109,13 +116,16 @@ def test_seeded_source_dates_are_the_whole_text_scans(engine: str) -> None:
 
 def test_seeds_find_card_endings_and_months_in_any_case() -> None:
     """The seeds' starts hold the card ending's and each month's first letter, in any
-    case; a text whose gate text moves offsets ("ß") gets none, and is read whole."""
+    case, and every "@"; a text whose gate text moves offsets ("ß") gets none, and is
+    read whole."""
     gates = Gates(FACT_GATES, "python", seeds=FACT_SEEDS)
-    text = "Card ENDING in 4170, last 4 1234, on 4 MARCH and may 2"
+    text = "Card ENDING in 4170, last 4 1234, on 4 MARCH and may 2, a_b@x.io"
     opened, starts = gates.read(text)
     assert starts is not None
     assert list(starts["card_ending"]) == [5, 21]
     assert list(starts["months"]) == [text.index("MARCH"), text.index("may")]
+    assert list(starts["email"]) == [text.index("@")]
     facts = extract_facts(text, Budget.unlimited(), opened, starts)
     assert [f.keys for f in facts if f.tail] == [("4170",), ("1234",)]
+    assert [f.keys for f in facts if f.kind == "email"] == [("a_b@x.io",)]
     assert gates.read("Straße, card ending 4170")[1] is None

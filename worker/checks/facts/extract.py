@@ -32,7 +32,7 @@ source names it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
@@ -60,6 +60,7 @@ from turncheck.worker.checks.facts.patterns import (
     URL,
     WORD,
     answer_numbers,
+    email_starts,
     flight_key,
     id_key,
     link_key,
@@ -164,12 +165,11 @@ def extract_facts(
             facts.append(Fact(kind, start, end, keys, **flags))
 
     def matches(
-        pattern: re.Pattern[str], wanted: object = True, seed: str = ""
+        pattern: re.Pattern[str], wanted: object = True, at: Sequence[int] | None = None
     ) -> Iterator[re.Match[str]]:
         """``pattern``'s matches in ``text``, none unless ``wanted`` (a cheap test first);
-        tried at ``seed``'s starts alone when the gates' scan gave them."""
+        tried at ``at`` alone when given (every start of a match is among them)."""
         if wanted:
-            at = starts[seed] if starts is not None and seed else None
             for m in candidates.matches(pattern, text, budget, at):
                 budget.check()
                 yield m
@@ -181,7 +181,8 @@ def extract_facts(
     for m in matches(URL, gate("link", lambda: "://" in text or "www." in text)):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in matches(EMAIL, gate("email", lambda: "@" in text)):
+    at_signs = None if starts is None else email_starts(text, starts["email"])
+    for m in matches(EMAIL, gate("email", lambda: "@" in text), at_signs):
         add("email", m.start(), m.end(), m.group().lower())
     for m in matches(BARE_DOMAIN, gate("domain", lambda: scan.search(MAY_BE_DOMAIN, text, budget))):
         end = strip_trailing(text, m.start(), m.end())
@@ -205,7 +206,8 @@ def extract_facts(
             claims.take(m.start(), m.end())
     lower = text.lower() if opened is None else ""
     ending = lambda: "ending" in lower or "ends " in lower or "last " in lower  # noqa: E731
-    for m in matches(CARD_ENDING, gate("card_ending", ending), "card_ending"):
+    card_starts = None if starts is None else starts["card_ending"]
+    for m in matches(CARD_ENDING, gate("card_ending", ending), card_starts):
         add("id", m.start("digits"), m.end(), m["digits"], tail=True)
     for m in matches(TOKEN, gate("digits")):
         if is_id_token(m.group()):

@@ -6,13 +6,14 @@ extractors that had none; with gates off, ``extract`` runs its own tests.
 Where an extractor's pattern reads Unicode (``\\s``, ``\\w``, a curly quote),
 the atom also takes ``?``, which stands for any character outside ASCII.
 
-The same scan reports where two scans can start (``FACT_SEEDS``, read with
-``Gates.read``): ``CARD_ENDING`` at its "end" or "last", and a date led by a
-month at the month's first three letters (``dates.find_dates``), which the
-extractors then try there alone (``checks.candidates``) instead of reading the
-whole text again. Both are written in letters only: a match reads them as
-letters whatever their case, and in ASCII text (the dates' seeded path reads
-only that) or in the gate text a letter folds to, they are those letters.
+The same scan reports where three scans can start (``FACT_SEEDS``, read with
+``Gates.read``): ``CARD_ENDING`` at its "end" or "last", a date led by a month
+at the month's first three letters (``dates.find_dates``), and an email address
+before its "@" (``patterns.email_starts``), which the extractors then try there
+alone (``checks.candidates``) instead of reading the whole text again. The seeds
+are written in ASCII letters and "@": a match reads them as such (letters in any
+case), and in ASCII text (the dates' seeded path reads only that) or in the gate
+text a character folds to, they are those characters.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def _caseless(word: str) -> Seed:
 
 
 FACT_SEEDS: dict[str, tuple[Seed, ...]] = {
+    # Every ``EMAIL`` match holds an "@": ``patterns.email_starts`` walks back from it.
+    "email": (Seed.of("@"),),
     # ``CARD_ENDING`` opens with "end" ("ending", "ends") or "last", in any case.
     "card_ending": (_caseless("end"), _caseless("last")),
     # Every month name (``dates``) opens with one of these, in any case.
