@@ -12,11 +12,11 @@ import regex
 
 from tests.checks.gates.texts import bench_module, corpus_texts, disguise, random_text
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.candidates import matches
 from turncheck.worker.checks.gates import Gates, available
 from turncheck.worker.checks.gates.detectors import detector_seeds
 from turncheck.worker.checks.gates.engine import Seed
 from turncheck.worker.checks.sensitive import DETECTORS
-from turncheck.worker.checks.sensitive.candidates import matches
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.textmap import normalize
 

@@ -27,8 +27,8 @@ from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import Fact
 from turncheck.worker.checks.facts.index import source_gates
 from turncheck.worker.checks.facts.reading import reading_of
-from turncheck.worker.checks.gates import Gates
-from turncheck.worker.checks.gates.facts import FACT_GATES
+from turncheck.worker.checks.gates import Gates, engine_name
+from turncheck.worker.checks.gates.facts import FACT_GATES, FACT_SEEDS
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
 from turncheck.worker.checks.textmap import normalize_plain
 from turncheck.worker.turns.structs import Turn
@@ -71,9 +71,12 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
     allowed = tuple(definition.allowed)
     allowed_regex = _allowed_regex(definition.allowed)
     max_sum_terms = definition.max_sum_terms
-    gates = Gates(FACT_GATES)
+    # The seeds spare two scans on Hyperscan; the pure-Python engine would pay a scan per
+    # seed for them, more than the scans they spare.
+    seeded = engine_name() == "hyperscan"
+    gates = Gates(FACT_GATES, seeds=FACT_SEEDS if seeded else None)
     gated = gates.engine != "off"
-    sources_gates = source_gates()
+    sources_gates = source_gates(seeded)
     index_key = (allowed, max_sum_terms)
 
     def run(turn: Turn, budget: Budget) -> Outcome:

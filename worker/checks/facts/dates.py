@@ -11,7 +11,7 @@ not dates: they hold nothing a source could contradict.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
@@ -52,7 +52,7 @@ _LOWER_DATE = re.compile(_date_pattern(_MONTH.lower()), re.VERBOSE)
 # Where a date written in figures may start in lower-cased text, found by a scan
 # that skips ahead to digits: a digit not inside a word, and what must follow it
 # (two separators, or a month word). A date led by its month starts at one of
-# ``_MONTH_STARTS`` not inside a word, found by ``str.find``: a scan that read
+# ``MONTH_STARTS`` not inside a word, found by ``str.find``: a scan that read
 # every letter that may start a month ("a", "d", "m", "s" ...) cost more.
 _DIGIT_START = re.compile(
     r"""
@@ -62,34 +62,47 @@ _DIGIT_START = re.compile(
     """,
     re.VERBOSE,
 )
-_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # In ASCII text: what ``[\w.,/-]`` matches, where a month word may not follow.
 _INSIDE_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,/-")
 
 
-def _starts(lowered: str, budget: Budget) -> list[int]:
+def _starts(lowered: str, budget: Budget, months: Sequence[int] | None) -> list[int]:
     """Every offset of lower-cased ASCII ``lowered`` where a ``DATE`` match may start,
-    in order; most are dates."""
+    in order; most are dates. ``months``: every offset where one of ``MONTH_STARTS``
+    stands, in any case, when the gates' scan found them (``gates.facts.FACT_SEEDS``)."""
     found = [m.start() for m in scan.finditer(_DIGIT_START, lowered, budget)]
-    for name in _MONTH_STARTS:
-        at = lowered.find(name)
-        while at != -1:
-            if not at or lowered[at - 1] not in _INSIDE_WORD:
-                found.append(at)
-            at = lowered.find(name, at + 3)
-        budget.check()
+    named = _month_offsets(lowered, budget) if months is None else months
+    budget.check()
+    found += (at for at in named if not at or lowered[at - 1] not in _INSIDE_WORD)
     found.sort()
     return found
 
 
-def find_dates(text: str, budget: Budget) -> Iterator[re.Match[str]]:
-    """The ``DATE`` matches in ``text``; the month names they hold may be lower-cased."""
+def _month_offsets(lowered: str, budget: Budget) -> list[int]:
+    offsets = []
+    for name in MONTH_STARTS:
+        at = lowered.find(name)
+        while at != -1:
+            offsets.append(at)
+            # No name overlaps itself: the next one starts past this one.
+            at = lowered.find(name, at + 3)
+        budget.check()
+    return offsets
+
+
+def find_dates(
+    text: str, budget: Budget, months: Sequence[int] | None = None
+) -> Iterator[re.Match[str]]:
+    """The ``DATE`` matches in ``text``; the month names they hold may be lower-cased.
+    ``months``: the offsets of ``text`` where one of ``MONTH_STARTS`` stands in any case,
+    all of them (the gates' scan, ``gates.facts.FACT_SEEDS``), or None to find them here."""
     if not text.isascii():
         yield from scan.finditer(DATE, text, budget)
         return
     lowered = text.lower()
     end = 0
-    for start in _starts(lowered, budget):
+    for start in _starts(lowered, budget, months):
         if start < end:
             continue  # inside the date before, as ``finditer`` would skip it
         m = _LOWER_DATE.match(lowered, start)

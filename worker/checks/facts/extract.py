@@ -32,13 +32,13 @@ source names it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
 from turncheck.schemas.checkfile import FactKind
-from turncheck.worker.checks import scan
+from turncheck.worker.checks import candidates, scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import date_keys, find_dates
 from turncheck.worker.checks.facts.numbers import number_values
@@ -60,6 +60,7 @@ from turncheck.worker.checks.facts.patterns import (
     URL,
     WORD,
     answer_numbers,
+    email_starts,
     flight_key,
     id_key,
     link_key,
@@ -69,6 +70,7 @@ from turncheck.worker.checks.facts.patterns import (
     strip_trailing,
 )
 from turncheck.worker.checks.facts.words import MONEY_WORDS, WORDS, money_value, words_value
+from turncheck.worker.checks.gates import Candidates
 
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NUMBER_WITH_UNIT = re.compile(r"[0-9]+(?:\.[0-9]+)?-[a-z]+")
@@ -143,12 +145,18 @@ def is_id_token(token: str) -> bool:
     )
 
 
-def extract_facts(text: str, budget: Budget, opened: frozenset[str] | None = None) -> list[Fact]:
+def extract_facts(
+    text: str,
+    budget: Budget,
+    opened: frozenset[str] | None = None,
+    starts: Candidates | None = None,
+) -> list[Fact]:
     """Every fact in ``text`` in text order; offsets are into ``text``. Each scan checks
     ``budget`` between its matches (``scan``), and raises ``BudgetSpent`` when it is gone.
 
     ``opened``: the extractors whose gates opened for ``text`` (``gates.facts``); None
-    runs each behind its own cheap test."""
+    runs each behind its own cheap test. ``starts``: where the seeds of the same scan
+    (``gates.facts.FACT_SEEDS``) match in ``text``, or None: the facts are the same."""
     claims = _Claims(len(text))
     facts: list[Fact] = []
 
@@ -156,10 +164,13 @@ def extract_facts(text: str, budget: Budget, opened: frozenset[str] | None = Non
         if claims.take(start, end):
             facts.append(Fact(kind, start, end, keys, **flags))
 
-    def matches(pattern: re.Pattern[str], wanted: object = True) -> Iterator[re.Match[str]]:
-        """``pattern``'s matches in ``text``, none unless ``wanted`` (a cheap test first)."""
+    def matches(
+        pattern: re.Pattern[str], wanted: object = True, at: Sequence[int] | None = None
+    ) -> Iterator[re.Match[str]]:
+        """``pattern``'s matches in ``text``, none unless ``wanted`` (a cheap test first);
+        tried at ``at`` alone when given (every start of a match is among them)."""
         if wanted:
-            for m in scan.finditer(pattern, text, budget):
+            for m in candidates.matches(pattern, text, budget, at):
                 budget.check()
                 yield m
 
@@ -170,12 +181,14 @@ def extract_facts(text: str, budget: Budget, opened: frozenset[str] | None = Non
     for m in matches(URL, gate("link", lambda: "://" in text or "www." in text)):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in matches(EMAIL, gate("email", lambda: "@" in text)):
+    at_signs = None if starts is None else email_starts(text, starts["email"])
+    for m in matches(EMAIL, gate("email", lambda: "@" in text), at_signs):
         add("email", m.start(), m.end(), m.group().lower())
     for m in matches(BARE_DOMAIN, gate("domain", lambda: scan.search(MAY_BE_DOMAIN, text, budget))):
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
-    for m in find_dates(text, budget) if gate("digits") else ():
+    months = starts["months"] if starts is not None else None
+    for m in find_dates(text, budget, months) if gate("digits") else ():
         keys = date_keys(m, case_from=text)
         if keys:
             add("date", m.start(), m.end(), *keys)
@@ -193,7 +206,8 @@ def extract_facts(text: str, budget: Budget, opened: frozenset[str] | None = Non
             claims.take(m.start(), m.end())
     lower = text.lower() if opened is None else ""
     ending = lambda: "ending" in lower or "ends " in lower or "last " in lower  # noqa: E731
-    for m in matches(CARD_ENDING, gate("card_ending", ending)):
+    card_starts = None if starts is None else starts["card_ending"]
+    for m in matches(CARD_ENDING, gate("card_ending", ending), card_starts):
         add("id", m.start("digits"), m.end(), m["digits"], tail=True)
     for m in matches(TOKEN, gate("digits")):
         if is_id_token(m.group()):

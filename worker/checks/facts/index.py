@@ -66,8 +66,8 @@ from turncheck.worker.checks.facts.standalone import Bounds, Standalone, compoun
 from turncheck.worker.checks.facts.suffixes import Suffixes
 from turncheck.worker.checks.facts.sums import adds_up
 from turncheck.worker.checks.facts.words import SPELLED_BELOW, spellings
-from turncheck.worker.checks.gates import Gates
-from turncheck.worker.checks.gates.facts import FACT_GATES
+from turncheck.worker.checks.gates import Candidates, Gates
+from turncheck.worker.checks.gates.facts import FACT_GATES, FACT_SEEDS
 
 MonthDay = tuple[int, int]
 # An ID as ``SOURCE_TOKEN`` reads one: letters and digits, parts joined by "-" or "_", a digit.
@@ -77,12 +77,16 @@ _ALNUM = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 _CHECK_EVERY = 1024
 # The extractors' gates (``gates.facts``) that also stand before the sources' scans.
 SOURCE_GATES = frozenset({"phone", "spaced_id"})
+# The seeds (``gates.facts.FACT_SEEDS``) whose offsets the same scan of the sources gives.
+SOURCE_SEEDS = ("months",)
 _DateSets = tuple[set[DateKey], set[MonthDay], set[tuple[int | None, int]], set[MonthDay]]
 
 
-def source_gates() -> Gates:
-    """``SOURCE_GATES`` compiled, once per check, with the engine checks compiled now get."""
-    return Gates({name: FACT_GATES[name] for name in SOURCE_GATES})
+def source_gates(seeded: bool = False) -> Gates:
+    """``SOURCE_GATES`` compiled, once per check, with the engine checks compiled now get;
+    ``seeded``: with the seeds of the months' offsets too (``SOURCE_SEEDS``)."""
+    gates = {name: FACT_GATES[name] for name in SOURCE_GATES}
+    return Gates(gates, seeds={name: FACT_SEEDS[name] for name in SOURCE_SEEDS} if seeded else None)
 
 
 class SourceIndex:
@@ -300,13 +304,21 @@ class SourceIndex:
 
     @cached_property
     def date_matches(self) -> list[re.Match[str]]:
-        return list(find_dates(self.blob, self.budget))
+        starts = self._read[1]
+        return list(
+            find_dates(self.blob, self.budget, None if starts is None else starts["months"])
+        )
 
     @cached_property
-    def opened(self) -> frozenset[str]:
+    def _read(self) -> tuple[frozenset[str], Candidates | None]:
         """The ``SOURCE_GATES`` that open for the sources: most hold no phone number or
-        spaced ID, and one gate scan for both costs far less than either pattern's."""
-        return SOURCE_GATES if self.gates is None else self.gates.open(self.blob)
+        spaced ID, and one gate scan for both costs far less than either pattern's; and
+        from the same scan, where ``SOURCE_SEEDS`` match when the gates have them."""
+        return (SOURCE_GATES, None) if self.gates is None else self.gates.read(self.blob)
+
+    @property
+    def opened(self) -> frozenset[str]:
+        return self._read[0]
 
     @cached_property
     def phone_matches(self) -> list[tuple[Bounds, str]]:

@@ -7,7 +7,7 @@ unbounded repetition, so a pass over a few kilobytes costs tens of microseconds.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
@@ -16,6 +16,28 @@ from turncheck.worker.checks.facts.numbers import CURRENCY, NUMBER
 EMAIL = re.compile(
     r"(?<![\w.%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
 )
+
+# What ``EMAIL``'s local part is made of.
+_LOCAL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+-")
+
+
+def email_starts(text: str, at_signs: Sequence[int]) -> list[int]:
+    """Where an ``EMAIL`` match may start, given every "@" of ``text`` (``at_signs``,
+    ascending): at the start of the run of local-part characters before an "@". A match
+    starts after a character that is none of them (its look behind refuses each), and
+    reads them all up to its "@", so it starts there or nowhere. Each run ends at its
+    "@" and starts past the "@" before: one walk back per "@", the text read once."""
+    found = []
+    floor = 0
+    for at in at_signs:
+        start = at
+        while start > floor and text[start - 1] in _LOCAL:
+            start -= 1
+        if start < at:
+            found.append(start)
+        floor = at + 1
+    return found
+
 
 _PATH = r"""[^\s<>()\[\]{}"'`|\\^]"""
 URL = re.compile(rf"(?:https?://|www\.){_PATH}+", re.IGNORECASE)

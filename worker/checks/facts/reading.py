@@ -60,12 +60,12 @@ class TurnReading:
 
     def answer(self, gates: Gates | None) -> Answer:
         """The answer read once; ``gates``: the extractors' (``gates.facts``), None for off.
-        Gates decide only which scans run, never what they find, so the first check's
-        gates serve every check."""
+        Gates (and their seeds) decide only which scans run and where, never what they
+        find, so the first check's gates serve every check."""
         if self._answer is None:
             text = normalize(self.turn.output.text, self.budget)
-            opened = gates.open(text.text) if gates is not None else None
-            facts = tuple(extract_facts(text.text, self.budget, opened))
+            opened, starts = gates.read(text.text) if gates is not None else (None, None)
+            facts = tuple(extract_facts(text.text, self.budget, opened, starts))
             self._answer = Answer(text, facts)
         return self._answer
 

@@ -19,7 +19,7 @@ grow and shrink with every draft check a backtest compiles.
 
 The same scan may report where candidates start (``Seed``, ``Gates.read``):
 a detector then tries its pattern at those offsets only, with the result of
-its scan over the whole text (``sensitive.candidates``).
+its scan over the whole text (``checks.candidates``).
 
 ``use("off")`` compiles checks with every gate open, to compare against.
 """

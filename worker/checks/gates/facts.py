@@ -5,13 +5,23 @@ the text, a TLD after a dot, "cent" for money in words) and add gates to the
 extractors that had none; with gates off, ``extract`` runs its own tests.
 Where an extractor's pattern reads Unicode (``\\s``, ``\\w``, a curly quote),
 the atom also takes ``?``, which stands for any character outside ASCII.
+
+The same scan reports where three scans can start (``FACT_SEEDS``, read with
+``Gates.read``): ``CARD_ENDING`` at its "end" or "last", a date led by a month
+at the month's first three letters (``dates.find_dates``), and an email address
+before its "@" (``patterns.email_starts``), which the extractors then try there
+alone (``checks.candidates``) instead of reading the whole text again. The seeds
+are written in ASCII letters and "@": a match reads them as such (letters in any
+case), and in ASCII text (the dates' seeded path reads only that) or in the gate
+text a character folds to, they are those characters.
 """
 
 from __future__ import annotations
 
+from turncheck.worker.checks.facts.dates import MONTH_STARTS
 from turncheck.worker.checks.facts.patterns import TLDS
 from turncheck.worker.checks.facts.words import TEN_OR_MORE_WORDS
-from turncheck.worker.checks.gates import Atom, Gate
+from turncheck.worker.checks.gates import Atom, Gate, Seed
 
 _DIGIT = (Atom("[0-9]"),)
 # What ``\s`` matches in a str pattern, as the gate text writes it: ASCII white
@@ -58,3 +68,18 @@ FACT_GATES: dict[str, Gate] = {
     "words": ((_words(),),),
     "quote": ((Atom("[\"'?]"),),),
 }
+
+
+def _caseless(word: str) -> Seed:
+    return Seed.of("".join(f"[{c.upper()}{c}]" for c in word))
+
+
+FACT_SEEDS: dict[str, tuple[Seed, ...]] = {
+    # Every ``EMAIL`` match holds an "@": ``patterns.email_starts`` walks back from it.
+    "email": (Seed.of("@"),),
+    # ``CARD_ENDING`` opens with "end" ("ending", "ends") or "last", in any case.
+    "card_ending": (_caseless("end"), _caseless("last")),
+    # Every month name (``dates``) opens with one of these, in any case.
+    "months": tuple(_caseless(m) for m in MONTH_STARTS),
+}
+"""Per extractor, where its matches start (``Seed``)."""

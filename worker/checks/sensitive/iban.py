@@ -30,8 +30,8 @@ from stdnum import iban
 from stdnum.exceptions import ValidationError
 
 from turncheck.worker.checks import scan
+from turncheck.worker.checks.candidates import matches
 from turncheck.worker.checks.gates.engine import Seed
-from turncheck.worker.checks.sensitive.candidates import matches
 from turncheck.worker.checks.sensitive.context import DetectorContext
 
 # From the SWIFT IBAN registry (the one python-stdnum ships), country + length;

@@ -61,8 +61,8 @@ from stdnum import isbn
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.candidates import matches
 from turncheck.worker.checks.gates.engine import Seed
-from turncheck.worker.checks.sensitive.candidates import matches
 from turncheck.worker.checks.sensitive.context import DetectorContext
 from turncheck.worker.checks.sensitive.iban import find_iban
 from turncheck.worker.checks.sensitive.phone_labels import label, labelled_numbers, zip_plus_4

@@ -26,8 +26,8 @@ import regex
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.candidates import matches
 from turncheck.worker.checks.gates.engine import Seed
-from turncheck.worker.checks.sensitive.candidates import matches
 
 # Label words shortly before a number (same line) say what it is: "phone: ..."
 # vs "order ...". A phone word anywhere there wins: "call our order desk".

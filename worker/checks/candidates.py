@@ -1,9 +1,10 @@
-"""A detector's pattern tried only where the gates' scan says a match can start.
+"""A pattern tried only where the gates' scan says a match can start.
 
 ``matches(pattern, text, budget, starts)`` gives exactly what
 ``pattern.finditer(text)`` gives, provided every match of ``pattern`` in
 ``text`` starts at one of ``starts``: the seeds of a pattern (``Seed``,
-``gates.detectors.SEEDS``) are written so that it does. A scan from the
+``gates.detectors``' for the detectors, ``gates.facts``' for ``facts``) are
+written so that it does. A scan from the
 left tries each position in turn, and resumes after each match; a position
 where no match starts finds nothing whether it is tried or not, so trying
 the candidates alone, skipping those inside a match, is the same scan. The
