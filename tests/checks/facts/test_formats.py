@@ -15,6 +15,8 @@ from turncheck.worker.checks.result import Verdict
         ("Funding: 1.5 million", "The grant is $1,500,000."),
         ("Funding: $1.5M", "The grant is 1.5 million."),
         ("I can pay nine hundred", "Great, $900 it is."),
+        ("I can pay NINE-Hundred", "Great, $900 it is."),
+        ("Budget: twelve_hundred.", "A budget of $1,200 is plenty."),
         ("I need twelve chairs", "Twelve chairs are in stock."),
         ("I need 12 chairs", "I reserved twelve chairs for you."),
         ("discount_rate: 0.15", "You get 15% off."),

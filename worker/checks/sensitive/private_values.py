@@ -39,7 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import accumulate, compress, count, repeat
+from itertools import compress, count
+from operator import itemgetter
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
@@ -50,10 +51,9 @@ from turncheck.worker.checks.sensitive.private_forms import (
     MAX_VALUE_WORDS,
     PUNCTUATION,
     WORD,
-    compact,
+    WORD_STDLIB,
     grouped,
     pieces,
-    runs_of,
     spread_numbers,
 )
 from turncheck.worker.checks.sensitive.private_hashes import Digests, native_hits, pure_hits
@@ -151,19 +151,19 @@ def _find_in(
     hits = form_hits(text, [form for form, _, _ in cut], by_salt, folded_by_salt, budget)
     if not hits:
         return last_end
-    tokens = WORD.findall(text)
-    runs = runs_of(tokens)
-    stripped = [list(map(str.strip, run, repeat(PUNCTUATION))) for run in runs]
     spans.extend((start + offset, end + offset) for form, start, end in cut if form in hits)
-    words = [m.span() for m in WORD.finditer(text)]
+    tokens = WORD_STDLIB.findall(text)
+    starts = possible_starts(hits, tokens)
+    words = [m.span() for m in WORD_STDLIB.finditer(text)] if starts else []
     own = range(window.first, window.first + window.count)
-    for i in _starts(hits, tokens, runs, stripped):
+    for i in starts:
         budget.check()
         if i not in own or words[i][0] + offset < last_end:
             continue
         # Longest first, so "4111 1111 1111 1111" wins over its first group.
         for k in range(min(MAX_VALUE_WORDS, len(words) - i), 0, -1):
-            span = _matching_span(runs[k - 1][i], words[i][0], words[i + k - 1][1], hits)
+            joined = " ".join(tokens[i : i + k])
+            span = _matching_span(joined, words[i][0], words[i + k - 1][1], hits)
             if span is not None:
                 spans.append((span[0] + offset, span[1] + offset))
                 last_end = span[1] + offset
@@ -171,44 +171,27 @@ def _find_in(
     return last_end
 
 
-def _starts(
-    hits: set[str], tokens: list[str], runs: list[list[str]], stripped: list[list[str]]
-) -> list[int]:
-    """The words that start a run with a form in ``hits``, as ``_matching_span`` reads
-    them: no other word can start a finding. (A compact form counts only for a run with
-    a digit, which ``_matching_span`` asks for.)"""
-    # Words with a digit before each word: a run holds one where the count rises over it.
-    before = list(accumulate(map(bool, map(DIGIT.search, tokens)), initial=0))
-    starts: set[int] = set()
-    for k, (joined, bare) in enumerate(zip(runs, stripped, strict=True), 1):
-        starts.update(_where(joined, hits))
-        starts.update(_where(bare, hits))
-        with_digit = list(compress(count(), map(int.__lt__, before, before[k:])))
-        forms = compact(bare[i] for i in with_digit)
-        starts.update(with_digit[j] for j in _where(forms, hits))
-        starts.update(i for i in with_digit if not hits.isdisjoint(grouped(bare[i])))
-    return sorted(starts)
+def possible_starts(hits: set[str], tokens: list[str]) -> list[int]:
+    """The words that may start a run with a form in ``hits`` (as ``_matching_span`` reads
+    them), in order: a superset, found without building every run's forms.
+
+    Every form of a run (stripped of ``PUNCTUATION``, without spaces and hyphens, its digit
+    groups rejoined) drops or swaps only characters that are not letters or digits, so it
+    has the run's letters and digits in order; a hit's run therefore starts with a word
+    whose letters and digits begin the hit's (none at all: any hit's).
+    """
+    keys = {_letters_and_digits(hit) for hit in hits}
+    firsts = {key[0] for key in keys if key}
+    # Most words start with a letter that starts no hit: ruled out by their first
+    # character alone, at C speed.
+    heads = set(map(itemgetter(0), tokens))
+    allowed = {c for c in heads if c in firsts or not c.isalnum()}
+    maybe = compress(count(), map(allowed.__contains__, map(itemgetter(0), tokens)))
+    return [i for i in maybe if any(k.startswith(_letters_and_digits(tokens[i])) for k in keys)]
 
 
-# Up to this many hits, each is looked for in a list at C speed; more, each form in them.
-_FEW_HITS = 8
-
-
-def _where(forms: list[str], hits: set[str]) -> Iterator[int]:
-    """Indices of the forms in ``hits``."""
-    if len(hits) > _FEW_HITS:
-        yield from compress(count(), map(hits.__contains__, forms))
-        return
-    for hit in hits:
-        if hit not in forms:
-            continue
-        at = forms.index(hit)
-        while True:
-            yield at
-            try:
-                at = forms.index(hit, at + 1)
-            except ValueError:
-                break
+def _letters_and_digits(text: str) -> str:
+    return "".join(filter(str.isalnum, text))
 
 
 def _matching_span(joined: str, start: int, end: int, hits: set[str]) -> tuple[int, int] | None:
