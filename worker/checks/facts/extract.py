@@ -233,8 +233,22 @@ def extract_facts(
     return facts
 
 
+# The last characters of ``HEDGE``'s words, in lower case: what the text before a hedged
+# amount ends with, spaces aside.
+_HEDGE_ENDS = frozenset("tdyx.oe~")
+
+
 def _hedged(text: str, match: re.Match[str]) -> bool:
-    return HEDGE.search(text, max(0, match.start() - 16), match.start()) is not None
+    start = match.start()
+    lo = max(0, start - 16)
+    # Most amounts follow a word no hedge ends like: told from the last character before
+    # them (``rstrip`` drops what ``\s`` matches), not by a search at each of 16 offsets.
+    # A character outside ASCII may match a letter when case is ignored: searched.
+    before = text[lo:start].rstrip()
+    last = before[-1:]
+    if not last or (last.isascii() and last.lower() not in _HEDGE_ENDS):
+        return False
+    return HEDGE.search(text, lo, start) is not None
 
 
 def _id_keys(key: str) -> tuple[str, ...]:
