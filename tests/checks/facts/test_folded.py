@@ -21,7 +21,17 @@ from turncheck.worker.checks.facts.extract import _hedged
 from turncheck.worker.checks.facts.folded import digit_blind, fold, folded
 from turncheck.worker.checks.facts.index import SourceIndex
 from turncheck.worker.checks.facts.numbers import SOURCE_NUMBER
-from turncheck.worker.checks.facts.patterns import COMPOUND, HEDGE, MAY_BE_PHONE, PHONE, TOKEN
+from turncheck.worker.checks.facts.patterns import (
+    ANSWER_NUMBER,
+    COMPOUND,
+    HEDGE,
+    LIST_MARKER,
+    MAY_BE_PHONE,
+    PHONE,
+    TOKEN,
+    answer_numbers,
+    line_starts,
+)
 from turncheck.worker.checks.facts.phone_starts import RUN_PATTERN, phone_starts
 from turncheck.worker.checks.facts.sources import join_sources, source_texts
 from turncheck.worker.checks.facts.words import spellings
@@ -182,4 +192,20 @@ def test_compound_spans_read_the_folded_sources_as_the_sources() -> None:
         ]
         if standalone.compound_spans(text, budget) != expected:
             differences.append(text)
+    assert differences == []
+
+
+def test_the_answers_numbers_and_list_markers_are_found_where_a_scan_finds_them() -> None:
+    """Numbers started from the folded text's digits and the currency signs, and list
+    markers tried at line starts alone, are the matches of a scan of the whole text."""
+    budget = Budget.unlimited()
+    differences = []
+    for text in [*_texts(), "$5 and €3,50 or ₹ 7, 1.\n 2) x\n(3. y"]:
+        folded_numbers = answer_numbers(text, budget, fold(text))
+        if [m.span() for m in folded_numbers] != [m.span() for m in ANSWER_NUMBER.finditer(text)]:
+            differences.append(("numbers", text))
+        at = line_starts(text)
+        markers = candidates.matches(LIST_MARKER, text, budget, at)
+        if [m.span() for m in markers] != [m.span() for m in LIST_MARKER.finditer(text)]:
+            differences.append(("markers", text))
     assert differences == []
