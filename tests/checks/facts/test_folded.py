@@ -10,6 +10,7 @@ import re
 from datetime import date
 from decimal import Decimal
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -32,8 +33,8 @@ from turncheck.worker.checks.facts.patterns import (
     answer_numbers,
     line_starts,
 )
-from turncheck.worker.checks.facts.phone_starts import RUN_PATTERN, phone_starts
 from turncheck.worker.checks.facts.sources import join_sources, source_texts
+from turncheck.worker.checks.facts.starts import RUN_PATTERN, phone_starts, token_starts
 from turncheck.worker.checks.facts.words import spellings
 from turncheck.worker.checks.textmap import normalize
 from turncheck.worker.turns.decode import decode_turn
@@ -61,6 +62,9 @@ _PIECES = (
     "10-14",
     "120-night",
     "A1_2",
+    "#A-88213",
+    "SW-104893",
+    "1Z999AA10123456784",
     "x12",
     "1,234.56",
     "\u0663\u0664\u0665",
@@ -121,18 +125,16 @@ def test_the_folded_scans_find_what_the_plain_ones_find() -> None:
     assert differences == []
 
 
-def test_phone_starts_hold_every_phone_match() -> None:
-    """``PHONE`` tried at ``phone_starts`` alone finds every match a scan finds."""
+@pytest.mark.parametrize(("pattern", "starts"), [(PHONE, phone_starts), (TOKEN, token_starts)])
+def test_the_starts_hold_every_match(pattern: re.Pattern[str], starts: Any) -> None:
+    """``PHONE`` tried at ``phone_starts`` alone, and ``TOKEN`` at ``token_starts``, find
+    every match a scan of the whole text finds."""
     budget = Budget.unlimited()
-    differences = [
-        text
-        for text in _texts()
-        if [
-            m.span()
-            for m in candidates.matches(PHONE, text, budget, phone_starts(text, fold(text)))
-        ]
-        != [m.span() for m in PHONE.finditer(text)]
-    ]
+    differences = []
+    for text in [*_texts(), "##12 #a-1 x#1_b a-_1 -1 \u00e91 1#2 #", "#1"]:
+        tried = candidates.matches(pattern, text, budget, starts(text, fold(text)))
+        if [m.span() for m in tried] != [m.span() for m in pattern.finditer(text)]:
+            differences.append(text)
     assert differences == []
 
 

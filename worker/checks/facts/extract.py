@@ -71,7 +71,7 @@ from turncheck.worker.checks.facts.patterns import (
     spaced_id_key,
     strip_trailing,
 )
-from turncheck.worker.checks.facts.phone_starts import phone_starts
+from turncheck.worker.checks.facts.starts import phone_starts, token_starts
 from turncheck.worker.checks.facts.words import MONEY_WORDS, WORDS, money_value, words_value
 from turncheck.worker.checks.gates import Candidates
 
@@ -219,7 +219,7 @@ def extract_facts(
     card_starts = None if starts is None else starts["card_ending"]
     for m in matches(CARD_ENDING, gate("card_ending", ending), card_starts):
         add("id", m.start("digits"), m.end(), m["digits"], tail=True)
-    for m in matches(TOKEN, numeric):
+    for m in matches(TOKEN, numeric, token_starts(text, folded_text) if short else None):
         if is_id_token(m.group()):
             add("id", m.start(), m.end(), *_id_keys(id_key(m.group())))
     for m in matches(MONEY_WORDS, gate("money_words", lambda: "cent" in lower or "pence" in lower)):

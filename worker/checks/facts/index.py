@@ -63,8 +63,8 @@ from turncheck.worker.checks.facts.patterns import (
     spaced_id_key,
     strip_trailing,
 )
-from turncheck.worker.checks.facts.phone_starts import phone_starts
 from turncheck.worker.checks.facts.standalone import Bounds, Standalone, compound_spans
+from turncheck.worker.checks.facts.starts import phone_starts
 from turncheck.worker.checks.facts.suffixes import Suffixes
 from turncheck.worker.checks.facts.sums import adds_up
 from turncheck.worker.checks.facts.words import SPELLED_BELOW, spellings

@@ -1,4 +1,7 @@
-"""Where a ``PHONE`` match may start in a text: every offset, and maybe more.
+"""Where a ``PHONE`` or a ``TOKEN`` match may start in a text: every offset, and maybe more.
+
+Both are then tried there alone (``checks.candidates``): the same matches as a
+scan of the whole text, found without reading it character by character.
 
 ``PHONE`` opens with a class (``[+(0-9]``), which ``re`` skips ahead to slowly,
 and a source text has far more digits than phone numbers. Every match, though,
@@ -43,3 +46,28 @@ def phone_starts(text: str, folded_text: str) -> list[int]:
         window = folded_text[lo : run + _RUN]
         found.update(lo + i for i, ch in enumerate(window) if ch in _OPENINGS)
     return sorted(found)
+
+
+# In the folded text reversed: a digit and the run of what ``TOKEN`` is made of before it.
+_TOKEN_RUN = re.compile(r"0[A-Za-z0-9_-]*")
+
+
+def token_starts(text: str, folded_text: str) -> list[int]:
+    """Ascending offsets of ``text`` where a ``TOKEN`` match may start: every one where one
+    does. ``folded_text``: ``folded.fold(text)``.
+
+    ``TOKEN`` starts with a lookbehind, so ``re`` tries it at every character. A match
+    holds a digit (it may not end before one its look ahead saw: letters, digits, "-"
+    and "_" may not follow it), and starts where no letter, digit, "-" or "_" comes
+    before it: at the start of the run of those that holds its digits, or at a "#" just
+    before. Read from the right, in the folded text reversed, each such run is one match
+    of ``_TOKEN_RUN`` from its last digit, which ``re`` skips ahead to fast."""
+    size = len(text)
+    found = []
+    for m in _TOKEN_RUN.finditer(folded_text[::-1]):
+        start = size - m.end()
+        found.append(start)
+        if start and text[start - 1] == "#":
+            found.append(start - 1)
+    found.reverse()
+    return found
