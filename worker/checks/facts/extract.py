@@ -243,21 +243,22 @@ def extract_facts(
     return facts
 
 
-# The last characters of ``HEDGE``'s words, in lower case: what the text before a hedged
-# amount ends with, spaces aside.
-_HEDGE_ENDS = frozenset("tdyx.oe~")
+# ``HEDGE``'s words, lower-cased, as the text before a hedged amount ends, spaces aside.
+_HEDGE_WORDS = (
+    *("about", "around", "roughly", "approximately", "approx", "approx."),
+    *("nearly", "almost", "close to", "some", "~"),
+)
 
 
 def _hedged(text: str, match: re.Match[str]) -> bool:
     start = match.start()
     lo = max(0, start - 16)
-    # Most amounts follow a word no hedge ends like: told from the last character before
-    # them (``rstrip`` drops what ``\s`` matches), not by a search at each of 16 offsets.
-    # A character outside ASCII may match a letter when case is ignored: searched.
+    # ``HEDGE`` searched at each of 16 offsets cost more than the amount's other reading.
+    # In ASCII, ignoring case is lower-casing, and ``rstrip`` drops what ``\s`` matches:
+    # the window ends with a hedge word, spaces aside. Outside ASCII, the search.
     before = text[lo:start].rstrip()
-    last = before[-1:]
-    if not last or (last.isascii() and last.lower() not in _HEDGE_ENDS):
-        return False
+    if before.isascii():
+        return before.lower().endswith(_HEDGE_WORDS)
     return HEDGE.search(text, lo, start) is not None
 
 
@@ -282,5 +283,5 @@ def _add_number(m: re.Match[str], text: str, add: _Adder) -> None:
         # A tool's rate 0.15 is the answer's 15%; its $0.40 the answer's "40 cents",
         # its £0.287 the answer's "28.7p".
         keys = (*values, *(v.scaleb(-2) for v in values))
-    flags = {"plain": plain, "approx": _hedged(text, m), "percent": bool(m["pct"])}
-    add("amount", m.start(), m.end(), *keys, **flags)
+    start, end = m.span()
+    add("amount", start, end, *keys, plain=plain, approx=_hedged(text, m), percent=bool(m["pct"]))
