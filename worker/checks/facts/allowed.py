@@ -16,7 +16,7 @@ from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.textmap import normalize_plain
 
-Span = tuple[int, int]
+_Bounds = tuple[int, int]
 
 
 class AllowedPhrases:
@@ -32,7 +32,7 @@ class AllowedPhrases:
         ascii_ = all(p.isascii() for p in phrases)
         self._lowered = tuple(p.lower() for p in phrases) if ascii_ else None
 
-    def spans(self, text: str, budget: Budget) -> list[Span]:
+    def spans(self, text: str, budget: Budget) -> list[_Bounds]:
         """The spans of ``regex``'s matches in ``text``, as ``finditer`` gives them."""
         if self.regex is None:
             return []
@@ -41,7 +41,7 @@ class AllowedPhrases:
         return _leftmost(text.lower(), self._lowered)
 
 
-def _leftmost(text: str, phrases: tuple[str, ...]) -> list[Span]:
+def _leftmost(text: str, phrases: tuple[str, ...]) -> list[_Bounds]:
     """What an alternation of the literals ``phrases`` matches in ``text``, read from the
     left: the leftmost occurrence past the last match, the first phrase there."""
     found: list[tuple[int, int, int]] = []
