@@ -17,20 +17,18 @@ errored.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable
 
 from turncheck.schemas.checkfile import FactKind, FactsCheck
-from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.facts.allowed import AllowedPhrases
 from turncheck.worker.checks.facts.extract import Fact
 from turncheck.worker.checks.facts.index import source_gates
 from turncheck.worker.checks.facts.reading import reading_of
 from turncheck.worker.checks.gates import Gates, engine_name
 from turncheck.worker.checks.gates.facts import FACT_GATES, FACT_SEEDS
 from turncheck.worker.checks.result import PASSED, Outcome, Span, Verdict
-from turncheck.worker.checks.textmap import normalize_plain
 from turncheck.worker.turns.structs import Turn
 
 __all__ = ["REASONS", "compile_check"]
@@ -46,17 +44,6 @@ REASONS: dict[FactKind, str] = {
 }
 
 
-def _allowed_regex(allowed: list[str]) -> re.Pattern[str] | None:
-    if not allowed:
-        return None
-    # Matched against the normalised answer, so normalised the same way.
-    normalised = (normalize_plain(a, Budget.unlimited()).strip() for a in allowed)
-    phrases = sorted({a for a in normalised if a}, key=len, reverse=True)
-    if not phrases:
-        return None
-    return re.compile("|".join(re.escape(p) for p in phrases), re.IGNORECASE)
-
-
 def _inside(fact: Fact, starts: list[int], ends: list[int]) -> bool:
     """Whether ``fact`` lies inside one of the spans (in order and apart, as a scan finds
     them) starting at ``starts`` and ending at ``ends``: only the last one starting at or
@@ -69,7 +56,7 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
     """Compile a ``facts`` definition once; the returned call is pure and thread-safe."""
     kinds = frozenset(definition.kinds)
     allowed = tuple(definition.allowed)
-    allowed_regex = _allowed_regex(definition.allowed)
+    allowed_phrases = AllowedPhrases(definition.allowed)
     max_sum_terms = definition.max_sum_terms
     # The seeds spare two scans on Hyperscan; the pure-Python engine would pay a scan per
     # seed for them, more than the scans they spare.
@@ -87,9 +74,9 @@ def compile_check(definition: FactsCheck) -> Callable[[Turn, Budget], Outcome]:
         if not facts:
             return PASSED
         text = answer.text
-        if allowed_regex is not None:
+        if allowed_phrases.regex is not None:
             # An allowed string written out in the answer covers the facts in it.
-            covered = [m.span() for m in scan.finditer(allowed_regex, text.text, budget)]
+            covered = allowed_phrases.spans(text.text, budget)
             starts, ends = [s for s, _ in covered], [e for _, e in covered]
             facts = [f for f in facts if not _inside(f, starts, ends)]
         index = reading.index(index_key, sources_gates)

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from turncheck.worker.checks import scan
 from turncheck.worker.checks.budget import Budget
+from turncheck.worker.checks.facts.folded import fold, folded
 
 DateKey = tuple[int | None, int, int | None]
 
@@ -62,16 +63,22 @@ _DIGIT_START = re.compile(
     """,
     re.VERBOSE,
 )
+# ``_DIGIT_START`` on the text as written, its digits folded (``folded``): a month word
+# in any case is the lower-cased one, in ASCII text.
+_FOLDED_DIGIT_START = folded(_DIGIT_START, re.IGNORECASE)
 MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # In ASCII text: what ``[\w.,/-]`` matches, where a month word may not follow.
 _INSIDE_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,/-")
 
 
-def _starts(lowered: str, budget: Budget, months: Sequence[int] | None) -> list[int]:
+def _starts(
+    lowered: str, folded_text: str, budget: Budget, months: Sequence[int] | None
+) -> list[int]:
     """Every offset of lower-cased ASCII ``lowered`` where a ``DATE`` match may start,
-    in order; most are dates. ``months``: every offset where one of ``MONTH_STARTS``
-    stands, in any case, when the gates' scan found them (``gates.facts.FACT_SEEDS``)."""
-    found = [m.start() for m in scan.finditer(_DIGIT_START, lowered, budget)]
+    in order; most are dates. ``folded_text``: the text, ``fold``-ed. ``months``: every
+    offset where one of ``MONTH_STARTS`` stands, in any case, when the gates' scan found
+    them (``gates.facts.FACT_SEEDS``)."""
+    found = [m.start() for m in scan.finditer(_FOLDED_DIGIT_START, folded_text, budget)]
     named = _month_offsets(lowered, budget) if months is None else months
     budget.check()
     found += (at for at in named if not at or lowered[at - 1] not in _INSIDE_WORD)
@@ -92,17 +99,22 @@ def _month_offsets(lowered: str, budget: Budget) -> list[int]:
 
 
 def find_dates(
-    text: str, budget: Budget, months: Sequence[int] | None = None
+    text: str,
+    budget: Budget,
+    months: Sequence[int] | None = None,
+    folded_text: str | None = None,
 ) -> Iterator[re.Match[str]]:
     """The ``DATE`` matches in ``text``; the month names they hold may be lower-cased.
     ``months``: the offsets of ``text`` where one of ``MONTH_STARTS`` stands in any case,
-    all of them (the gates' scan, ``gates.facts.FACT_SEEDS``), or None to find them here."""
+    all of them (the gates' scan, ``gates.facts.FACT_SEEDS``), or None to find them here.
+    ``folded_text``: ``folded.fold(text)`` when the caller has it."""
     if not text.isascii():
         yield from scan.finditer(DATE, text, budget)
         return
     lowered = text.lower()
+    folded_text = fold(text) if folded_text is None else folded_text
     end = 0
-    for start in _starts(lowered, budget, months):
+    for start in _starts(lowered, folded_text, budget, months):
         if start < end:
             continue  # inside the date before, as ``finditer`` would skip it
         m = _LOWER_DATE.match(lowered, start)

@@ -41,6 +41,7 @@ from turncheck.schemas.checkfile import FactKind
 from turncheck.worker.checks import candidates, scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import date_keys, find_dates
+from turncheck.worker.checks.facts.folded import fold
 from turncheck.worker.checks.facts.numbers import number_values
 from turncheck.worker.checks.facts.patterns import (
     BARE_DOMAIN,
@@ -63,12 +64,14 @@ from turncheck.worker.checks.facts.patterns import (
     email_starts,
     flight_key,
     id_key,
+    line_starts,
     link_key,
     phone_digits,
     quote_key,
     spaced_id_key,
     strip_trailing,
 )
+from turncheck.worker.checks.facts.starts import phone_starts, token_starts
 from turncheck.worker.checks.facts.words import MONEY_WORDS, WORDS, money_value, words_value
 from turncheck.worker.checks.gates import Candidates
 
@@ -188,12 +191,17 @@ def extract_facts(
         end = strip_trailing(text, m.start(), m.end())
         add("link", m.start(), end, link_key(text[m.start() : end]))
     months = starts["months"] if starts is not None else None
-    for m in find_dates(text, budget, months) if gate("digits") else ():
+    numeric = gate("digits")
+    folded_text = fold(text) if numeric else ""
+    for m in find_dates(text, budget, months, folded_text) if numeric else ():
         keys = date_keys(m, case_from=text)
         if keys:
             add("date", m.start(), m.end(), *keys)
     may_be_phone = lambda: "+" in text or scan.search(MAY_BE_PHONE, text, budget)  # noqa: E731
-    for m in matches(PHONE, gate("phone", may_be_phone)):
+    phone = gate("phone", may_be_phone)
+    # Tried where ``phone_starts`` says a match may start, in a text read whole.
+    short = numeric and len(text) <= scan.LONG_TEXT_CHARS
+    for m in matches(PHONE, phone, phone_starts(text, folded_text) if phone and short else None):
         digits = phone_digits(m.group())
         if 7 <= len(digits) <= 15:
             add("phone", m.start(), m.end(), digits)
@@ -201,22 +209,24 @@ def extract_facts(
         key = spaced_id_key(m)
         if key is not None:
             add("id", m.start(), m.end(), *_id_keys(key))
-    for pattern in (IGNORED, LIST_MARKER):
-        for m in matches(pattern, gate("digits")):
-            claims.take(m.start(), m.end())
+    for m in matches(IGNORED, numeric):
+        claims.take(m.start(), m.end())
+    # A list marker starts a line: tried there alone.
+    for m in matches(LIST_MARKER, numeric, line_starts(text) if numeric else None):
+        claims.take(m.start(), m.end())
     lower = text.lower() if opened is None else ""
     ending = lambda: "ending" in lower or "ends " in lower or "last " in lower  # noqa: E731
     card_starts = None if starts is None else starts["card_ending"]
     for m in matches(CARD_ENDING, gate("card_ending", ending), card_starts):
         add("id", m.start("digits"), m.end(), m["digits"], tail=True)
-    for m in matches(TOKEN, gate("digits")):
+    for m in matches(TOKEN, numeric, token_starts(text, folded_text) if short else None):
         if is_id_token(m.group()):
             add("id", m.start(), m.end(), *_id_keys(id_key(m.group())))
     for m in matches(MONEY_WORDS, gate("money_words", lambda: "cent" in lower or "pence" in lower)):
         money = money_value(m)
         if money is not None and not (m.start() and text[m.start() - 1].isalnum()):
             add("amount", m.start(), m.end(), money, approx=_hedged(text, m))
-    for m in answer_numbers(text, budget) if gate("digits") else ():
+    for m in answer_numbers(text, budget, folded_text) if numeric else ():
         budget.check()
         _add_number(m, text, add)
     for m in matches(WORDS, gate("words")):
@@ -233,8 +243,23 @@ def extract_facts(
     return facts
 
 
+# ``HEDGE``'s words, lower-cased, as the text before a hedged amount ends, spaces aside.
+_HEDGE_WORDS = (
+    *("about", "around", "roughly", "approximately", "approx", "approx."),
+    *("nearly", "almost", "close to", "some", "~"),
+)
+
+
 def _hedged(text: str, match: re.Match[str]) -> bool:
-    return HEDGE.search(text, max(0, match.start() - 16), match.start()) is not None
+    start = match.start()
+    lo = max(0, start - 16)
+    # ``HEDGE`` searched at each of 16 offsets cost more than the amount's other reading.
+    # In ASCII, ignoring case is lower-casing, and ``rstrip`` drops what ``\s`` matches:
+    # the window ends with a hedge word, spaces aside. Outside ASCII, the search.
+    before = text[lo:start].rstrip()
+    if before.isascii():
+        return before.lower().endswith(_HEDGE_WORDS)
+    return HEDGE.search(text, lo, start) is not None
 
 
 def _id_keys(key: str) -> tuple[str, ...]:
@@ -258,5 +283,5 @@ def _add_number(m: re.Match[str], text: str, add: _Adder) -> None:
         # A tool's rate 0.15 is the answer's 15%; its $0.40 the answer's "40 cents",
         # its £0.287 the answer's "28.7p".
         keys = (*values, *(v.scaleb(-2) for v in values))
-    flags = {"plain": plain, "approx": _hedged(text, m), "percent": bool(m["pct"])}
-    add("amount", m.start(), m.end(), *keys, **flags)
+    start, end = m.span()
+    add("amount", start, end, *keys, plain=plain, approx=_hedged(text, m), percent=bool(m["pct"]))

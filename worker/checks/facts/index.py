@@ -39,10 +39,11 @@ from decimal import Decimal
 from functools import cached_property
 from itertools import chain
 
-from turncheck.worker.checks import scan
+from turncheck.worker.checks import candidates, scan
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.dates import DateKey, date_keys, find_dates
 from turncheck.worker.checks.facts.extract import Fact
+from turncheck.worker.checks.facts.folded import fold
 from turncheck.worker.checks.facts.numbers import round_tolerance
 from turncheck.worker.checks.facts.patterns import (
     BARE_DOMAIN,
@@ -63,6 +64,7 @@ from turncheck.worker.checks.facts.patterns import (
     strip_trailing,
 )
 from turncheck.worker.checks.facts.standalone import Bounds, Standalone, compound_spans
+from turncheck.worker.checks.facts.starts import phone_starts
 from turncheck.worker.checks.facts.suffixes import Suffixes
 from turncheck.worker.checks.facts.sums import adds_up
 from turncheck.worker.checks.facts.words import SPELLED_BELOW, spellings
@@ -245,7 +247,7 @@ class SourceIndex:
         claimed: list[Bounds] = [m.span() for m in self.date_matches]
         claimed += (span for span, _ in self.phone_matches)
         claimed += (span for span, _ in self.spaced_ids)
-        claimed += compound_spans(self.blob, self.budget)
+        claimed += compound_spans(self.blob, self.budget, self.folded)
         return Standalone(self.blob, claimed, self.budget)
 
     def _in_words(self, value: Decimal) -> bool:
@@ -255,19 +257,16 @@ class SourceIndex:
         # turning a long one into an int costs time quadratic in its length.
         if value != value.to_integral_value() or not 0 < value < SPELLED_BELOW:
             return False
-        # A spelling in ``quote_text`` has each of its words in the case-folded sources
-        # (``quote_text`` only turns punctuation into spaces): most sources hold none of
-        # them, found without building ``quote_text``, the slow part of a turn that
-        # states a number no source does (issue 21's p99).
-        folded = self.folded
-        spelled = [s for s in spellings(int(value)) if all(w in folded for w in s.split())]
-        if not spelled:
-            return False
-        text = self.quote_text
-        return any(f" {words} " in text for words in spelled)
+        # ``quote_text`` keeps the runs of word characters of the sources case-folded, as
+        # they are: a spelling with a word the case-folded sources lack is not in it, told
+        # without building it (most amounts looked up here are not in words).
+        folded = self.casefolded
+        found = [w for w in spellings(int(value)) if all(p in folded for p in w.split(" "))]
+        text = self.quote_text if found else ""
+        return any(f" {words} " in text for words in found)
 
     @cached_property
-    def folded(self) -> str:
+    def casefolded(self) -> str:
         return self.blob.casefold()
 
     @cached_property
@@ -317,9 +316,13 @@ class SourceIndex:
     @cached_property
     def date_matches(self) -> list[re.Match[str]]:
         starts = self._read[1]
-        return list(
-            find_dates(self.blob, self.budget, None if starts is None else starts["months"])
-        )
+        months = None if starts is None else starts["months"]
+        return list(find_dates(self.blob, self.budget, months, self.folded))
+
+    @cached_property
+    def folded(self) -> str:
+        """The sources ``folded.fold``-ed, which the scans for dates and IDs read."""
+        return fold(self.blob)
 
     @cached_property
     def _read(self) -> tuple[frozenset[str], Candidates | None]:
@@ -337,7 +340,11 @@ class SourceIndex:
         """(span, digits) of each phone number."""
         if "phone" not in self.opened:
             return []
-        phones = scan.finditer(PHONE, self.blob, self.budget)
+        if len(self.blob) > scan.LONG_TEXT_CHARS:
+            phones = scan.finditer(PHONE, self.blob, self.budget)
+        else:  # tried where ``phone_starts`` says one may start: the same matches, sooner
+            starts = phone_starts(self.blob, self.folded)
+            phones = candidates.matches(PHONE, self.blob, self.budget, starts)
         return [(m.span(), phone_digits(m.group())) for m in phones]
 
     @cached_property

@@ -166,18 +166,54 @@ ANSWER_NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)" + NUMBER.pattern)
 # or a digit) read first, as one class, so ``re`` skips ahead to it, then the same
 # look behind. A scan that starts with a look behind tries it at every character.
 _NUMBER_START = re.compile(rf"[{CURRENCY}0-9](?<![\w.].)(?<![A-Za-z]-.)")
+# Its digits in the text ``folded.fold``-ed, opening with a literal, which ``re`` skips
+# ahead to faster than to a class; the currency signs are looked for one by one.
+_FOLDED_NUMBER_START = re.compile(r"0(?<![\w.].)(?<![A-Za-z]-.)")
 
 
-def answer_numbers(text: str, budget: Budget) -> Iterator[re.Match[str]]:
+def _number_starts(text: str, folded_text: str | None) -> list[int]:
+    """The offsets where ``_NUMBER_START`` matches in ``text``, ascending."""
+    if folded_text is None:
+        return [m.start() for m in _NUMBER_START.finditer(text)]
+    starts = [m.start() for m in _FOLDED_NUMBER_START.finditer(folded_text)]
+    signs = False
+    for sign in CURRENCY:
+        at = text.find(sign)
+        while at != -1:
+            if _NUMBER_START.match(text, at):
+                starts.append(at)
+                signs = True
+            at = text.find(sign, at + 1)
+    if signs:
+        starts.sort()
+    return starts
+
+
+def line_starts(text: str) -> list[int] | None:
+    """Where each line of ``text`` starts, where ``LIST_MARKER`` may match; None for a text
+    ``scan`` reads in windows."""
+    if len(text) > scan.LONG_TEXT_CHARS:
+        return None
+    starts = [0]
+    at = text.find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
+
+
+def answer_numbers(
+    text: str, budget: Budget, folded_text: str | None = None
+) -> Iterator[re.Match[str]]:
     """The ``ANSWER_NUMBER`` matches in ``text``, as ``finditer`` finds them: each from a
     start ``_NUMBER_START`` finds, past the match before (a start inside it is skipped,
-    as ``finditer`` goes on from its end). A text ``scan`` reads in windows is left to it."""
+    as ``finditer`` goes on from its end). A text ``scan`` reads in windows is left to it.
+    ``folded_text``: ``folded.fold(text)`` when the caller has it."""
     if len(text) > scan.LONG_TEXT_CHARS:
         yield from scan.finditer(ANSWER_NUMBER, text, budget)
         return
     end = 0
-    for start in _NUMBER_START.finditer(text):
-        at = start.start()
+    for at in _number_starts(text, folded_text):
         if at < end:
             continue
         m = ANSWER_NUMBER.match(text, at)
