@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.checks.gates.texts import bench_module, corpus_texts, disguise, random_text
+from tests.checks.gates.texts import bench_turn_texts, corpus_texts, disguise, random_text
 from turncheck.worker.checks import candidates
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts import dates, standalone
@@ -33,11 +33,9 @@ from turncheck.worker.checks.facts.patterns import (
     answer_numbers,
     line_starts,
 )
-from turncheck.worker.checks.facts.sources import join_sources, source_texts
 from turncheck.worker.checks.facts.starts import RUN_PATTERN, phone_starts, token_starts
 from turncheck.worker.checks.facts.words import spellings
 from turncheck.worker.checks.textmap import normalize
-from turncheck.worker.turns.decode import decode_turn
 
 # Pieces dense in what the folded scans read: phones in every form, dates, compound IDs,
 # digits glued to words, the characters their lookarounds read, and digits of other scripts.
@@ -82,11 +80,7 @@ def _texts() -> tuple[str, ...]:
     rng = random.Random(2121)
     texts = list(corpus_texts())
     texts += [disguise(t, rng) for t in texts]
-    rules = bench_module()
-    for i in range(200):
-        turn = decode_turn(rules.make_turn(rng, i, clean=i % 2 == 1))
-        texts.append(turn.output.text)
-        texts.append(join_sources(source_texts(turn, (), Budget.unlimited()), Budget.unlimited()))
+    texts += bench_turn_texts(rng, 200)
     texts += [random_text(rng, rng.randrange(1, 400)) for _ in range(1000)]
     texts += [_dense(rng) for _ in range(3000)]
     return tuple(normalize(t, Budget.unlimited()).text for t in texts)

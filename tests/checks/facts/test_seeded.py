@@ -11,15 +11,13 @@ from functools import cache
 
 import pytest
 
-from tests.checks.gates.texts import bench_module, corpus_texts, disguise, random_text
+from tests.checks.gates.texts import bench_turn_texts, corpus_texts, disguise, random_text
 from turncheck.worker.checks.budget import Budget
 from turncheck.worker.checks.facts.extract import Fact, extract_facts
 from turncheck.worker.checks.facts.index import SourceIndex, source_gates
-from turncheck.worker.checks.facts.sources import join_sources, source_texts
 from turncheck.worker.checks.gates import Gates, available, use
 from turncheck.worker.checks.gates.facts import FACT_GATES, FACT_SEEDS
 from turncheck.worker.checks.textmap import normalize
-from turncheck.worker.turns.decode import decode_turn
 
 TODAY = date(2026, 11, 29)
 MONTHS = ("Jan", "feb", "MAR", "April", "may", "JUNE", "jul", "Aug.", "sept", "Oct", "nov", "Dec")
@@ -61,11 +59,7 @@ def _texts() -> tuple[str, ...]:
     rng = random.Random(21)
     texts = list(corpus_texts())
     texts += [disguise(t, rng) for t in texts for _ in range(2)]
-    rules = bench_module()
-    for i in range(200):
-        turn = decode_turn(rules.make_turn(rng, i, clean=i % 2 == 1))
-        texts.append(turn.output.text)
-        texts.append(join_sources(source_texts(turn, (), Budget.unlimited()), Budget.unlimited()))
+    texts += bench_turn_texts(rng, 200)
     texts += [random_text(rng, rng.randrange(1, 400)) for _ in range(1000)]
     texts += [_fact_text(rng) for _ in range(1500)]
     texts += [disguise(_fact_text(rng), rng) for _ in range(500)]

@@ -123,3 +123,18 @@ def bench_module() -> Any:
     finally:
         sys.path.remove(str(BENCH))
     return rules
+
+
+def bench_turn_texts(rng: random.Random, count: int) -> list[str]:
+    """The answer and the joined sources of ``count`` of the bench's turns, rich and clean
+    in turn, as ``facts`` reads them."""
+    from turncheck.worker.checks.budget import Budget
+    from turncheck.worker.checks.facts.sources import join_sources, source_texts
+    from turncheck.worker.turns.decode import decode_turn
+
+    rules, texts = bench_module(), []
+    for i in range(count):
+        turn = decode_turn(rules.make_turn(rng, i, clean=i % 2 == 1))
+        texts.append(turn.output.text)
+        texts.append(join_sources(source_texts(turn, (), Budget.unlimited()), Budget.unlimited()))
+    return texts
