@@ -24,10 +24,10 @@ MAX_VALUE_WORDS = 6
 MAX_PIECE_SEPARATORS = 4
 """Most punctuation marks a piece of a word may span: ``jane@example.com`` spans one."""
 
-WORD = regex.compile(r"\S+")
-# ``WORD`` on the stdlib engine, twice as fast: the same words, so white space is spelt
-# out as Unicode's White_Space, which ``regex`` reads ``\s`` as (``re`` adds \x1c-\x1f).
-WORD_STDLIB = re.compile(r"[^\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+# A run of what is not white space, as ``regex`` reads ``\S+``, on the stdlib engine (twice
+# as fast): white space spelt out as Unicode's White_Space, which ``regex`` reads ``\s``
+# as (``re``'s own ``\s`` adds \x1c-\x1f), so the words stay those ``_WORD_BEFORE`` reads.
+WORD = re.compile(r"[^\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
 PUNCTUATION = ".,;:!?\"'()[]{}<>«»“”‘’*`"  # noqa: RUF001 -- typographic quotes on purpose
 _S = r".,;:!?\"()\[\]{}<>«»“”*`=&/\\|"
 # Marks that glue a value to what is around it inside a word: ``PIN:0417.``,

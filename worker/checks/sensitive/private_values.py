@@ -51,7 +51,6 @@ from turncheck.worker.checks.sensitive.private_forms import (
     MAX_VALUE_WORDS,
     PUNCTUATION,
     WORD,
-    WORD_STDLIB,
     grouped,
     pieces,
     spread_numbers,
@@ -152,9 +151,9 @@ def _find_in(
     if not hits:
         return last_end
     spans.extend((start + offset, end + offset) for form, start, end in cut if form in hits)
-    tokens = WORD_STDLIB.findall(text)
+    tokens = WORD.findall(text)
     starts = possible_starts(hits, tokens)
-    words = [m.span() for m in WORD_STDLIB.finditer(text)] if starts else []
+    words = [m.span() for m in WORD.finditer(text)] if starts else []
     own = range(window.first, window.first + window.count)
     for i in starts:
         budget.check()
